@@ -1,0 +1,219 @@
+"""Read the KB's shown atoms into answers.  Nothing here decides anything: every
+verdict, figure and reason is an atom the KB derived; this module only groups
+them by question and renders templates."""
+
+from __future__ import annotations
+
+from collections import defaultdict
+from dataclasses import dataclass, field
+from fractions import Fraction
+from typing import Any
+
+from clingo import Symbol, SymbolType
+
+from .facts import SCALE
+
+
+def fmt_number(x: Fraction | int) -> str:
+    """10.5 -> '10.5'; 14 -> '14' (FP and MF are multiples of 1/64: exact decimals)."""
+    x = Fraction(x)
+    if x.denominator == 1:
+        return str(x.numerator)
+    return repr(float(x))
+
+
+def to_python(s: Symbol) -> Any:
+    if s.type == SymbolType.Number:
+        return s.number
+    if s.type == SymbolType.String:
+        return s.string
+    if s.name in ("fp", "mf") and len(s.arguments) == 1 and s.arguments[0].type == SymbolType.Number:
+        return Fraction(s.arguments[0].number, SCALE)
+    if s.name == "" or s.arguments:
+        return tuple(to_python(a) for a in s.arguments)
+    return s.name
+
+
+def text_of(value: Any) -> str:
+    if isinstance(value, Fraction):
+        return fmt_number(value)
+    if isinstance(value, tuple):
+        return ", ".join(text_of(v) for v in value)
+    return str(value)
+
+
+def render(template: str, args: Symbol) -> str:
+    values = [text_of(to_python(a)) for a in args.arguments] if args.name == "" else [text_of(to_python(args))]
+    return template.format(*values)
+
+
+@dataclass
+class Reason:
+    rule: str
+    text: str
+
+    def as_dict(self) -> dict[str, str]:
+        return {"rule": self.rule, "text": self.text}
+
+
+@dataclass
+class DrmPart:
+    rule: str
+    text: str
+    value: int
+
+    def as_dict(self) -> dict[str, Any]:
+        return {"rule": self.rule, "text": self.text, "value": self.value}
+
+
+@dataclass
+class FirerFP:
+    fp: Fraction
+    reasons: list[Reason] = field(default_factory=list)
+
+
+@dataclass
+class Answer:
+    """Everything the KB said about one question."""
+
+    qid: Any
+    verdict: str = ""
+    firers: dict[str, str] = field(default_factory=dict)  # firer -> option
+    targets: list[str] = field(default_factory=list)
+    forbid: list[Reason] = field(default_factory=list)
+    must: list[Reason] = field(default_factory=list)
+    notes: list[Reason] = field(default_factory=list)
+    fp: Fraction | None = None
+    fp_firers: dict[str, FirerFP] = field(default_factory=dict)
+    ift_column: int | None = None
+    base_column: int | None = None
+    column_shifts: list[DrmPart] = field(default_factory=list)
+    drm: int | None = None
+    drm_parts: list[DrmPart] = field(default_factory=list)
+    leader_direction: bool = False
+    breakdown: dict[str, int] = field(default_factory=dict)
+    breakdown_notes: list[Reason] = field(default_factory=list)
+    residual_fp: Fraction | None = None
+    residual_notes: list[Reason] = field(default_factory=list)
+    after: dict[str, str] = field(default_factory=dict)
+    fpf_nmc_dr: int | None = None
+    firer_status: dict[str, str] = field(default_factory=dict)
+
+    @property
+    def reasons(self) -> list[Reason]:
+        """The reasons behind the verdict: every forbidding rule, or the obligations and notes."""
+        if self.verdict == "forbidden":
+            return self.forbid
+        return self.must + self.notes
+
+    def rule_ids(self) -> set[str]:
+        ids = {r.rule for r in self.forbid + self.must + self.notes + self.breakdown_notes + self.residual_notes}
+        ids |= {p.rule for p in self.drm_parts + self.column_shifts}
+        for f in self.fp_firers.values():
+            ids |= {r.rule for r in f.reasons}
+        return ids
+
+    def as_dict(self) -> dict[str, Any]:
+        num = lambda x: None if x is None else (int(x) if Fraction(x).denominator == 1 else float(x))  # noqa: E731
+        return {
+            "question": _qid_text(self.qid),
+            "firers": self.firers,
+            "targets": self.targets,
+            "verdict": self.verdict,
+            "reasons": {
+                "forbid": [r.as_dict() for r in self.forbid],
+                "must": [r.as_dict() for r in self.must],
+                "notes": [r.as_dict() for r in self.notes],
+            },
+            "fp": num(self.fp),
+            "fp_by_firer": {
+                f: {"fp": num(v.fp), "reasons": [r.as_dict() for r in v.reasons]} for f, v in self.fp_firers.items()
+            },
+            "ift_column": self.ift_column,
+            "column_shifts": [p.as_dict() for p in self.column_shifts],
+            "drm": self.drm,
+            "drm_parts": [p.as_dict() for p in self.drm_parts],
+            "leader_direction": self.leader_direction,
+            "breakdown": self.breakdown,
+            "breakdown_reasons": [r.as_dict() for r in self.breakdown_notes],
+            "residual_fp": num(self.residual_fp),
+            "residual_reasons": [r.as_dict() for r in self.residual_notes],
+            "after": self.after,
+            "fpf_nmc_dr": self.fpf_nmc_dr,
+            "firer_status": self.firer_status,
+        }
+
+
+def _qid_text(qid: Any) -> Any:
+    if isinstance(qid, Symbol):
+        return str(qid)
+    return qid
+
+
+def _key(s: Symbol) -> Any:
+    return s.number if s.type == SymbolType.Number else s
+
+
+def read_answers(symbols: list[Symbol]) -> dict[Any, Answer]:
+    """Group shown atoms by question: {question id: Answer}."""
+    answers: dict[Any, Answer] = {}
+
+    def get(q: Symbol) -> Answer:
+        k = _key(q)
+        if k not in answers:
+            answers[k] = Answer(qid=k)
+        return answers[k]
+
+    fp_notes: dict[Any, dict[str, list[Reason]]] = defaultdict(lambda: defaultdict(list))
+    for s in sorted(symbols):
+        a = s.arguments
+        n = s.name
+        if n == "question":
+            get(a[0])
+        elif n == "verdict":
+            get(a[0]).verdict = a[1].name
+        elif n in ("forbid", "must", "note"):
+            r = Reason(a[1].string, render(a[2].string, a[3]))
+            {"forbid": get(a[0]).forbid, "must": get(a[0]).must, "note": get(a[0]).notes}[n].append(r)
+        elif n == "q_firer":
+            get(a[0]).firers[a[1].string] = a[2].name
+        elif n == "q_target":
+            get(a[0]).targets.append(a[1].string)
+        elif n == "fp":
+            get(a[0]).fp = Fraction(a[1].number, SCALE)
+        elif n == "fp_firer":
+            ans = get(a[0])
+            ans.fp_firers.setdefault(a[1].string, FirerFP(Fraction(0))).fp = Fraction(a[2].number, SCALE)
+        elif n == "fp_note":
+            fp_notes[_key(a[0])][a[1].string].append(Reason(a[2].string, render(a[3].string, a[4])))
+        elif n == "ift_column":
+            get(a[0]).ift_column = a[1].number
+        elif n == "base_column":
+            get(a[0]).base_column = a[1].number
+        elif n == "column_shift":
+            get(a[0]).column_shifts.append(DrmPart(a[1].string, render(a[2].string, a[3]), a[4].number))
+        elif n == "drm":
+            get(a[0]).drm = a[1].number
+        elif n == "drm_part":
+            get(a[0]).drm_parts.append(DrmPart(a[1].string, render(a[2].string, a[3]), a[4].number))
+        elif n == "leader_direction":
+            get(a[0]).leader_direction = True
+        elif n == "breakdown":
+            get(a[0]).breakdown[a[1].string] = a[2].number
+        elif n == "breakdown_note":
+            get(a[0]).breakdown_notes.append(Reason(a[1].string, render(a[2].string, a[3])))
+        elif n == "residual_fp":
+            get(a[0]).residual_fp = Fraction(a[1].number, SCALE)
+        elif n == "residual_note":
+            get(a[0]).residual_notes.append(Reason(a[1].string, render(a[2].string, a[3])))
+        elif n == "after":
+            get(a[0]).after[a[1].string] = a[2].name
+        elif n == "fpf_nmc_dr":
+            get(a[0]).fpf_nmc_dr = a[1].number
+        elif n == "firer_status":
+            get(a[0]).firer_status[a[1].string] = a[2].name
+    for q, by_firer in fp_notes.items():
+        if q in answers:
+            for f, reasons in by_firer.items():
+                answers[q].fp_firers.setdefault(f, FirerFP(Fraction(0))).reasons.extend(reasons)
+    return answers

@@ -1,0 +1,91 @@
+"""Command line: `aslrules ask FILE` and `aslrules check FILE|DIR...`."""
+
+from __future__ import annotations
+
+import argparse
+import json
+import logging
+import sys
+from collections.abc import Sequence
+
+from . import __version__
+from .core import ask, check, iter_case_files
+from .errors import InputError
+from .loader import load_file
+from .render import answer_lines, outcome_lines
+
+log = logging.getLogger("aslrules")
+
+
+def _parser() -> argparse.ArgumentParser:
+    p = argparse.ArgumentParser(
+        prog="aslrules",
+        description="Answer Advanced Squad Leader defensive fire questions by reasoning over the rules (A8, the "
+        "First Fire flowchart, the Covered Arc chart), with the rules that decided each answer.",
+    )
+    p.add_argument("--version", action="version", version=f"aslrules {__version__}")
+    p.add_argument("-v", "--verbose", action="store_true", help="log what the engine does")
+    sub = p.add_subparsers(dest="command", required=True)
+    a = sub.add_parser("ask", help="answer a situation's questions, or list every DEFENDER fire option")
+    a.add_argument("file", help="a situation or case file (YAML)")
+    a.add_argument("--format", choices=("text", "json"), default="text")
+    a.add_argument("--firer", help="with no questions: list only this unit's (and its weapons') options")
+    c = sub.add_parser("check", help="check cases: which expectations hold")
+    c.add_argument("paths", nargs="+", metavar="FILE|DIR", help="case files, or directories of them")
+    c.add_argument("--format", choices=("text", "json"), default="text")
+    return p
+
+
+def _cmd_ask(args: argparse.Namespace) -> int:
+    sit = load_file(args.file)
+    answers = ask(sit, firer=args.firer)
+    if args.format == "json":
+        json.dump({"file": args.file, "title": sit.title, "answers": [a.as_dict() for a in answers]},
+                  sys.stdout, indent=2)
+        print()
+        return 0
+    print(f"{args.file}: {sit.title}" if sit.title else args.file)
+    if not answers:
+        print("  no fire options: no DEFENDER unit, or nothing to fire at")
+    for a in answers:
+        print("\n".join(answer_lines(a, indent="  ")))
+    return 0
+
+
+def _cmd_check(args: argparse.Namespace) -> int:
+    files = iter_case_files(args.paths)
+    if not files:
+        raise InputError(" ".join(args.paths), None, "", "a case file or a directory holding *.yaml cases")
+    situations = [load_file(f) for f in files]
+    outcomes = check(situations)
+    passed = sum(o.passed for o in outcomes)
+    failed = len(outcomes) - passed
+    if args.format == "json":
+        json.dump({"passed": passed, "failed": failed, "failures": [
+            {"file": o.situation.path, "line": o.expectation.line, "index": o.index,
+             "mismatches": [{"field": m.field, "expected": str(m.expected), "actual": str(m.actual)}
+                            for m in o.mismatches],
+             "answer": o.answer.as_dict()} for o in outcomes if not o.passed]}, sys.stdout, indent=2)
+        print()
+    else:
+        for o in outcomes:
+            if not o.passed:
+                print("\n".join(outcome_lines(o)))
+        print(f"{passed} passed, {failed} failed")
+    return 0 if failed == 0 else 1
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    args = _parser().parse_args(argv)
+    logging.basicConfig(level=logging.INFO if args.verbose else logging.WARNING, format="%(name)s: %(message)s")
+    try:
+        return _cmd_ask(args) if args.command == "ask" else _cmd_check(args)
+    except InputError as e:
+        print(f"aslrules: error: {e}", file=sys.stderr)
+        return 2
+    except BrokenPipeError:
+        return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

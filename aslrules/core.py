@@ -1,0 +1,146 @@
+"""The public API: ask a situation's questions, check a case's expectations."""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass, field
+from fractions import Fraction
+from typing import Any
+
+from clingo import Number, String
+
+from .answers import Answer, fmt_number, read_answers
+from .engine import Engine, check_missing_ranges
+from .facts import FactBuilder, question_facts, situation_facts
+from .model import Expectation, Situation
+
+_ENGINE: Engine | None = None
+
+
+def engine() -> Engine:
+    """The process-wide engine (the KB is parsed once)."""
+    global _ENGINE
+    if _ENGINE is None:
+        _ENGINE = Engine()
+    return _ENGINE
+
+
+def build_facts(sit: Situation, *, list_options: bool = False, firer: str | None = None) -> FactBuilder:
+    fb = situation_facts(sit)
+    for k, exp in enumerate(sit.expect):
+        question_facts(fb, Number(k), exp.question, sit)
+    if list_options:
+        fb.add("list_options")
+        if firer is not None:
+            fb.add("list_firer", String(firer))
+    return fb
+
+
+def ask(sit: Situation, *, firer: str | None = None, eng: Engine | None = None) -> list[Answer]:
+    """Answer the situation's questions; with none, list every DEFENDER fire option."""
+    eng = eng or engine()
+    listing = not sit.expect
+    fb = build_facts(sit, list_options=listing, firer=firer)
+    symbols = eng.solve(fb.facts)
+    check_missing_ranges(sit.path, symbols)
+    answers = read_answers(symbols)
+    return [answers[k] for k in _ordered(answers)]
+
+
+def _ordered(answers: dict[Any, Answer]) -> list[Any]:
+    return sorted(answers, key=lambda k: (0, k, "") if isinstance(k, int) else (1, 0, str(k)))
+
+
+# --------------------------------------------------------------------------- checking
+
+
+@dataclass
+class Mismatch:
+    field: str
+    expected: Any
+    actual: Any
+
+
+@dataclass
+class Outcome:
+    """One expectation of one case, checked."""
+
+    situation: Situation
+    index: int
+    expectation: Expectation
+    answer: Answer
+    mismatches: list[Mismatch] = field(default_factory=list)
+
+    @property
+    def passed(self) -> bool:
+        return not self.mismatches
+
+
+def _num(x: Any) -> Any:
+    return fmt_number(x) if isinstance(x, (Fraction, int)) and not isinstance(x, bool) else x
+
+
+def compare(exp: Expectation, ans: Answer) -> list[Mismatch]:
+    """Which of the stated answer fields the KB's answer does not match."""
+    out: list[Mismatch] = []
+
+    def want(name: str, expected: Any, actual: Any) -> None:
+        if name in exp.given and expected != actual:
+            out.append(Mismatch(name, _num(expected) if not isinstance(expected, dict) else expected,
+                                _num(actual) if not isinstance(actual, dict) else actual))
+
+    want("verdict", exp.verdict, ans.verdict)
+    if "because" in exp.given:
+        missing = [r for r in exp.because if r not in ans.rule_ids()]
+        if missing:
+            out.append(Mismatch("because", list(exp.because), sorted(ans.rule_ids())))
+    want("fp", exp.fp, ans.fp)
+    want("ift_column", exp.ift_column, ans.ift_column)
+    want("drm", exp.drm, ans.drm)
+    if "breakdown" in exp.given:
+        got = {w: ans.breakdown.get(w) for w in exp.breakdown}
+        want("breakdown", exp.breakdown, got)
+    want("leader_direction", exp.leader_direction, ans.leader_direction)
+    want("residual_fp", exp.residual_fp, ans.residual_fp if ans.residual_fp is not None else Fraction(0))
+    if "after" in exp.given:
+        got = {x: ans.after.get(x, "none") for x in exp.after}
+        want("after", exp.after, got)
+    want("fpf_nmc_dr", exp.fpf_nmc_dr, ans.fpf_nmc_dr)
+    if "firer_status" in exp.given:
+        got = {x: ans.firer_status.get(x, "no_effect") for x in exp.firer_status}
+        want("firer_status", exp.firer_status, got)
+    return out
+
+
+def check(situations: Sequence[Situation], *, eng: Engine | None = None, batch_size: int = 100) -> list[Outcome]:
+    """Check every expectation of every case; cases are grounded `batch_size` at a time."""
+    eng = eng or engine()
+    outcomes: list[Outcome] = []
+    for start in range(0, len(situations), batch_size):
+        chunk = situations[start:start + batch_size]
+        facts = [build_facts(s).facts for s in chunk]
+        per_case = eng.solve_batch(facts) if len(chunk) > 1 else [eng.solve(facts[0])]
+        for sit, symbols in zip(chunk, per_case):
+            check_missing_ranges(sit.path, symbols)
+            answers = read_answers(symbols)
+            for k, exp in enumerate(sit.expect):
+                ans = answers.get(k, Answer(qid=k))
+                outcomes.append(Outcome(sit, k, exp, ans, compare(exp, ans)))
+    return outcomes
+
+
+def iter_case_files(paths: Iterable[str]) -> list[str]:
+    """Expand directories into their *.yaml / *.yml files, sorted."""
+    from pathlib import Path
+
+    files: list[str] = []
+    for p in paths:
+        path = Path(p)
+        if path.is_dir():
+            files.extend(str(f) for f in sorted(path.rglob("*")) if f.suffix in (".yaml", ".yml"))
+        else:
+            files.append(str(path))
+    return files
+
+
+__all__ = ["ask", "check", "compare", "engine", "Outcome", "Mismatch"]

@@ -1,0 +1,202 @@
+"""Turn a loaded Situation into the KB's input facts (kb/input.lp), as clingo symbols.
+
+Every id a user wrote becomes a `clingo.String`; closed vocabularies (phase,
+unit type, option, ...) become constants only after a whitelist check.  No
+user text is ever formatted into program text.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from fractions import Fraction
+
+from clingo import Function, Number, String, Symbol
+
+from . import model
+from .model import AttackQuestion, Location, Situation
+
+#: Scale of fractional quantities in the KB (kb/input.lp: `#const fs = 64`).
+SCALE = 64
+
+Fact = tuple[str, tuple[Symbol, ...]]
+
+
+def _const(value: str, vocabulary: tuple[str, ...] | dict) -> Symbol:
+    if value not in vocabulary:  # the loader already checked; this guards the API
+        raise ValueError(f"{value!r} is not in the closed vocabulary")
+    return Function(value.lower())
+
+
+def scaled(value: Fraction | int) -> Symbol:
+    """A fractional quantity as the KB's scaled integer (10.5 -> 672)."""
+    v = Fraction(value) * SCALE
+    if v.denominator != 1:
+        raise ValueError(f"{value} is not a multiple of 1/{SCALE}")
+    return Number(int(v))
+
+
+def _loc(loc: Location) -> Symbol:
+    return String(loc.name)
+
+
+class FactBuilder:
+    """Collects (predicate, args) pairs; `Engine` adds them through the backend."""
+
+    def __init__(self) -> None:
+        self.facts: list[Fact] = []
+        self._hexes: set[str] = set()
+        self._locations: set[str] = set()
+
+    def add(self, pred: str, *args: Symbol) -> None:
+        self.facts.append((pred, args))
+
+    def hex(self, h: model.Hex) -> Symbol:
+        if h.name not in self._hexes:
+            self._hexes.add(h.name)
+            self.add("hex", String(h.name), String(h.board), Number(h.col), Number(h.row))
+        return String(h.name)
+
+    def location(self, loc: Location) -> Symbol:
+        if loc.name not in self._locations:
+            self._locations.add(loc.name)
+            self.add("location", _loc(loc), self.hex(loc.hex), Number(loc.level))
+        return _loc(loc)
+
+
+def situation_facts(sit: Situation) -> FactBuilder:
+    fb = FactBuilder()
+    fb.add("phase", _const(sit.phase, model.PHASES))
+    fb.add("attacker", String(sit.attacker))
+    for name, values in model.READINGS.items():
+        value = sit.readings.get(name, values[0])
+        fb.add("reading", Function(name), _const(value, values))
+
+    for loc, terrain in sit.locations.items():
+        s = fb.location(loc)
+        fb.add("terrain", s, String(_checked(terrain.terrain, model.TERRAINS)))
+        fb.add("tem", s, Number(terrain.tem))
+    for los in sit.lines_of_sight:
+        a = fb.hex(los.frm)
+        if los.to_hexside is not None:
+            fb.add("los_to_hexside", a, fb.hex(los.to_hexside[0]), fb.hex(los.to_hexside[1]))
+            continue
+        assert los.to is not None
+        b = fb.hex(los.to)
+        if los.blocked:
+            fb.add("los_blocked", a, b)
+        if los.hindrance:
+            fb.add("los_hindrance", a, b, Number(los.hindrance))
+        if los.hexside_tem:
+            fb.add("los_hexside_tem", a, b, Number(los.hexside_tem))
+        if los.range is not None:
+            fb.add("los_range", a, b, Number(los.range))
+    for loc, fp in sit.residual_fp.items():
+        fb.add("residual_counter", fb.location(loc), scaled(fp))
+
+    for u in sit.units:
+        _unit_facts(fb, u)
+    return fb
+
+
+def _checked(value: str, vocabulary: tuple[str, ...]) -> str:
+    if value not in vocabulary:
+        raise ValueError(f"{value!r} is not in the closed vocabulary")
+    return value
+
+
+def _unit_facts(fb: FactBuilder, u: model.Unit) -> None:
+    uid = String(u.id)
+    fb.add("unit", uid)
+    fb.add("unit_side", uid, String(u.side))
+    fb.add("unit_type", uid, _const(u.type, model.UNIT_TYPES))
+    fb.add("unit_at", uid, fb.location(u.location))
+    c = u.counter
+    if c.fp is not None:
+        fb.add("unit_fp", uid, scaled(c.fp))
+    if c.range is not None:
+        fb.add("unit_range", uid, Number(c.range))
+    if c.morale is not None:
+        fb.add("unit_morale", uid, Number(c.morale))
+    if c.leadership is not None:
+        fb.add("leadership", uid, Number(c.leadership))
+    if u.fire != "none":
+        fb.add("unit_fire", uid, _const(u.fire, model.FIRE_COUNTERS))
+    for st in u.status:
+        fb.add("unit_status", uid, _const(st, model.STATUSES))
+    if u.known:
+        fb.add("unit_known", uid)
+    for x in u.directed:
+        fb.add("directed", uid, String(x))
+    for w in u.weapons:
+        wid = String(w.id)
+        fb.add("weapon", wid)
+        fb.add("weapon_of", wid, uid)
+        fb.add("weapon_kind", wid, String(_checked(w.kind, model.WEAPON_KINDS)))
+        fb.add("weapon_fp", wid, scaled(w.fp))
+        fb.add("weapon_range", wid, Number(w.range))
+        if w.rof is not None:
+            fb.add("weapon_rof", wid, Number(w.rof))
+        if w.breakdown is not None:
+            fb.add("weapon_breakdown", wid, Number(w.breakdown))
+        if w.fire != "none":
+            fb.add("weapon_fire", wid, _const(w.fire, model.FIRE_COUNTERS))
+        if w.fire_lane:
+            fb.add("weapon_fire_lane", wid)
+        if w.malfunctioned:
+            fb.add("weapon_malfunctioned", wid)
+    if u.moving is not None:
+        m = u.moving
+        fb.add("moving", uid)
+        if m.frm is not None:
+            fb.add("moved_from", uid, fb.hex(m.frm))
+        fb.add("mf_here", uid, scaled(m.mf_here))
+        if m.assault:
+            fb.add("assault", uid)
+        if m.dash:
+            fb.add("dash", uid)
+        for a in getattr(m, "activities", ()):
+            fb.add("activity", uid, _const(a, model.ACTIVITIES))
+    for k, a in enumerate(u.attacked_here):
+        fb.add("attacked_here", uid, Number(k), _const(a.option, model.OPTIONS))
+        for x in a.by:
+            fb.add("attacked_by", uid, Number(k), String(x))
+        if a.fp is not None:
+            fb.add("attacked_fp", uid, Number(k), scaled(a.fp))
+        at_mf = a.at_mf if a.at_mf is not None else (u.moving.mf_here if u.moving else Fraction(0))
+        fb.add("attacked_at_mf", uid, Number(k), scaled(at_mf))
+
+
+def question_facts(fb: FactBuilder, qid: Symbol, q: AttackQuestion, sit: Situation) -> None:
+    """Facts of one declared attack, as question `qid`."""
+    fb.add("question", qid)
+    if isinstance(q.option, dict):
+        options = {f: q.option[f] for f in q.firers}
+    else:
+        options = {f: q.option for f in q.firers}
+        fb.add("q_option", qid, _const(q.option, model.OPTIONS))
+    for f, o in options.items():
+        fb.add("q_firer", qid, String(f), _const(o, model.OPTIONS))
+    if isinstance(q.option, dict):
+        for o in sorted(set(options.values())):
+            fb.add("q_option", qid, _const(o, model.OPTIONS))
+    if q.director:
+        fb.add("q_director", qid, String(q.director))
+    for t in q.targets:
+        fb.add("q_target", qid, String(t))
+    at = getattr(q, "at", None)
+    if at is not None:
+        fb.add("q_at", qid, fb.location(at))
+    if q.hexside is not None:
+        fb.add("q_hexside", qid, fb.hex(q.hexside[0]), fb.hex(q.hexside[1]))
+    if q.dice is not None:
+        if q.dice.original is not None:
+            fb.add("q_original", qid, Number(q.dice.original))
+        if q.dice.colored is not None:
+            fb.add("q_colored", qid, Number(q.dice.colored))
+    for w in q.keep_rof:
+        fb.add("q_keep_rof", qid, String(w))
+
+
+def iter_symbols(fb: FactBuilder) -> Iterator[Symbol]:
+    for pred, args in fb.facts:
+        yield Function(pred, list(args))
