@@ -7,12 +7,15 @@ from dataclasses import dataclass, field
 from fractions import Fraction
 from typing import Any
 
-from clingo import Number, String
+from clingo import Function, Number, String, Symbol
+
+from . import model
 
 from .answers import Answer, fmt_number, read_answers
 from .engine import Engine, check_missing_ranges
 from .facts import FactBuilder, question_facts, situation_facts
-from .model import Expectation, Situation
+from .loader import parse_location
+from .model import Expectation, Location, Situation
 
 _ENGINE: Engine | None = None
 
@@ -49,6 +52,71 @@ def ask(sit: Situation, *, firer: str | None = None, eng: Engine | None = None) 
 
 def _ordered(answers: dict[Any, Answer]) -> list[Any]:
     return sorted(answers, key=lambda k: (0, k, "") if isinstance(k, int) else (1, 0, str(k)))
+
+
+# --------------------------------------------------------------------------- geometry
+
+
+@dataclass(frozen=True)
+class Geometry:
+    """What the KB's geometry (kb/geometry.lp) derives for one pair of Locations."""
+
+    range: int | None  # None: hexes on different boards and no `range:` given
+    adjacent: bool  # ADJACENT in the sense of A.8 (level-sensitive)
+
+
+def geometry(a: str, b: str, *, range_override: int | None = None, blocked: bool = False,
+             readings: dict[str, str] | None = None, eng: Engine | None = None) -> Geometry:
+    """Ask the KB for the range and ADJACENT between Locations `a` and `b` ("X2", "1H5", "X2@1").
+
+    Python only parses the ids; the KB measures them (need_pair/2 -> range/3, adjacent/2).
+    As in a situation file, an unprefixed hex takes the board of a prefixed one.
+    `range_override` and `blocked` stand for a `lines_of_sight` entry from `a` to `b`.
+    """
+    la, lb = parse_location(a), parse_location(b)
+    boards = {x.hex.board for x in (la, lb)} - {""}
+    if len(boards) == 1:
+        (board,) = boards
+        la, lb = (_on_board(x, board) for x in (la, lb))
+    fb = FactBuilder()
+    for name, values in model.READINGS.items():
+        value = (readings or {}).get(name, values[0])
+        if value not in values:
+            raise ValueError(f"reading {name} is one of {', '.join(values)}")
+        fb.add("reading", Function(name), Function(value))
+    sa, sb = fb.location(la), fb.location(lb)
+    if range_override is not None:
+        fb.add("los_range", String(la.hex.name), String(lb.hex.name), Number(range_override))
+    if blocked:
+        fb.add("los_blocked", String(la.hex.name), String(lb.hex.name))
+    fb.add("need_pair", sa, sb)
+    symbols = (eng or engine()).solve(fb.facts)
+    return Geometry(
+        range=next((s.arguments[2].number for s in symbols if s.name == "range"
+                    and _strings(s.arguments[:2]) == (la.hex.name, lb.hex.name)), None),
+        adjacent=any(s.name == "adjacent" and _strings(s.arguments) == (la.name, lb.name) for s in symbols),
+    )
+
+
+def _on_board(loc: Location, board: str) -> Location:
+    h = loc.hex
+    if h.board:
+        return loc
+    return Location(model.Hex(board=board, col=h.col, row=h.row, name=board + h.name), loc.level)
+
+
+def _strings(args: Sequence[Symbol]) -> tuple[str, ...]:
+    return tuple(x.string for x in args)
+
+
+def hex_range(a: str, b: str, **kw: Any) -> int | None:
+    """The range in hexes between two hex ids (or Locations), as the KB computes it."""
+    return geometry(a, b, **kw).range
+
+
+def adjacent(loc_a: str, loc_b: str, **kw: Any) -> bool:
+    """Whether two Locations are ADJACENT (A.8, level-sensitive), as the KB decides it."""
+    return geometry(loc_a, loc_b, **kw).adjacent
 
 
 # --------------------------------------------------------------------------- checking
@@ -143,4 +211,4 @@ def iter_case_files(paths: Iterable[str]) -> list[str]:
     return files
 
 
-__all__ = ["ask", "check", "compare", "engine", "Outcome", "Mismatch"]
+__all__ = ["ask", "check", "compare", "engine", "geometry", "hex_range", "adjacent", "Geometry", "Outcome", "Mismatch"]
