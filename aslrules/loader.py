@@ -21,6 +21,7 @@ from typing import NoReturn, TypeVar
 
 import yaml
 from yaml.constructor import SafeConstructor
+from yaml.reader import ReaderError
 from yaml.nodes import MappingNode, Node, ScalarNode, SequenceNode
 
 from .errors import InputError
@@ -117,8 +118,8 @@ def parse_counter(text: str, unit_type: str) -> Counter:
         match = _LEADER_RE.fullmatch(text)
         if match is None:
             raise ValueError("a leader counter like 8-1, 7-0 or 6+1 (morale and leadership DRM)")
-        morale, sign, drm = match.groups()
-        return Counter(text=text, morale=int(morale), leadership=int(drm) if sign == "+" else -int(drm))
+        morale, sign, drm = int(match.group(1)), match.group(2), int(match.group(3))
+        return Counter(text=text, morale=morale, leadership=drm if sign == "+" else -drm)
     if unit_type in ("vehicle", "gun"):
         return Counter(text=text)
     raise ValueError(f"a unit type among {', '.join(UNIT_TYPES)}")
@@ -172,8 +173,11 @@ def _compose(text: str, name: str) -> Node:
     except yaml.MarkedYAMLError as error:
         mark = error.problem_mark or error.context_mark
         line = mark.line + 1 if mark is not None else None
-        problem = (error.problem or "").strip()
+        problem = (error.problem or error.context or "").strip()
         raise InputError(name, line, "", "a YAML document", problem) from None
+    except ReaderError as error:
+        line = text.count("\n", 0, error.position) + 1
+        raise InputError(name, line, "", "a YAML document", f"unacceptable character #x{error.character:04x}") from None
     except yaml.YAMLError as error:
         raise InputError(name, None, "", "a YAML document", str(error)) from None
     except RecursionError:
@@ -297,7 +301,7 @@ class _Reader:
         self.count(node, path)
         if not isinstance(node, ScalarNode) or node.tag != _TAG + "str":
             self.fail(node, path, "a text key (quote keys like '467' or 'yes')", self._got(node))
-        return node.value
+        return str(node.value)
 
     def sequence(self, node: Node, path: str, what: str = "a list") -> list[tuple[Node, str]]:
         node = self.visit(node, path)
@@ -314,7 +318,7 @@ class _Reader:
     # -- scalars
 
     def text(self, node: Node, path: str, what: str = "a text") -> str:
-        return self.scalar(node, path, what).value
+        return str(self.scalar(node, path, what).value)
 
     def choice(self, node: Node, path: str, choices: Iterable[str], what: str = "") -> str:
         choices = tuple(choices)
@@ -500,15 +504,13 @@ class _Builder(_Reader):
     def situation(self, root: Node) -> Situation:
         top = self.mapping(root, "", _TOP_KEYS, required=("attacker",), what="a mapping (the situation)")
         self.optional(top, "format", self.one_of((FORMAT,)), FORMAT)
-        attacker_node = top.get("attacker")
-        assert attacker_node is not None
-        self.attacker_at = (_line(attacker_node), "attacker")
+        self.attacker_at = (_line(top.items["attacker"][1]), "attacker")
         return Situation(
             path=self.file,
             title=self.optional(top, "title", self.text, ""),
             source=self.optional(top, "source", self.text, ""),
             phase=self.optional(top, "phase", self.one_of(PHASES), "MPh"),
-            attacker=self.text(attacker_node, "attacker", "a side name"),
+            attacker=self.required(top, "attacker", lambda n, p: self.text(n, p, "a side name")),
             readings=self.optional(top, "readings", self.readings, {}),
             locations=self.optional(top, "locations", self.locations, {}),
             lines_of_sight=self.optional(top, "lines_of_sight", self.lines_of_sight, []),
@@ -528,7 +530,8 @@ class _Builder(_Reader):
         for key, (key_node, value_node) in fields.items.items():
             location = self.location(key_node, fields.at(key))
             if location in result:
-                self.fail(key_node, fields.at(key), f"each Location once, {location.name} is already given at line {lines[location]}")
+                self.fail(key_node, fields.at(key),
+                          f"each Location once, {location.name} is already given at line {lines[location]}")
             lines[location] = _line(key_node)
             result[location] = self.terrain(value_node, fields.at(key))
         return result
@@ -657,7 +660,8 @@ class _Builder(_Reader):
             mf_here=self.optional(fields, "mf_here", self.number, Fraction(1)),
             assault=self.optional(fields, "assault", self.boolean, False),
             dash=self.optional(fields, "dash", self.boolean, False),
-            activities=self.optional(fields, "activities", lambda n, p: self.distinct(n, p, ACTIVITIES, "activity"), ()),
+            activities=self.optional(
+                fields, "activities", lambda n, p: self.distinct(n, p, ACTIVITIES, "activity"), ()),
         )
 
     def attacked_here(self, node: Node, path: str) -> list[AttackedHere]:
@@ -697,7 +701,8 @@ class _Builder(_Reader):
             breakdown=self.optional(fields, "breakdown", lambda n, p: self.id_map(n, p, "weapon", self.integer), {}),
             leader_direction=self.optional(fields, "leader_direction", self.boolean, None),
             residual_fp=self.optional(fields, "residual_fp", self.number, None),
-            after=self.optional(fields, "after", lambda n, p: self.id_map(n, p, "unit or weapon", self.fire_counter), {}),
+            after=self.optional(
+                fields, "after", lambda n, p: self.id_map(n, p, "unit or weapon", self.fire_counter), {}),
             fpf_nmc_dr=self.optional(fields, "fpf_nmc_dr", self.integer, None),
             firer_status=self.optional(
                 fields, "firer_status",
@@ -718,7 +723,7 @@ class _Builder(_Reader):
 
     def attack(self, node: Node, path: str) -> AttackQuestion:
         fields = self.mapping(node, path, _ATTACK_KEYS, required=("option", "targets"))
-        firers = self.optional(fields, "firers", self.ids("unit or weapon"), ())
+        firers: tuple[str, ...] = self.optional(fields, "firers", self.ids("unit or weapon"), ())
         option = self.required(fields, "option", lambda n, p: self.attack_option(n, p, firers))
         if not firers and option != "residual_fp":
             where = fields.get("firers") or fields.node
@@ -768,7 +773,8 @@ class _Builder(_Reader):
         for item, item_path in self.sequence(node, path, "a list of weapon ids among the firers"):
             value = self.ref(item, item_path, "weapon")
             if value not in firers or value in values:
-                self.fail(item, item_path, f"a weapon among the firers ({', '.join(firers) or 'none'}), each once", value)
+                among = ", ".join(firers) or "none"
+                self.fail(item, item_path, f"a weapon among the firers ({among}), each once", value)
             values.append(value)
         return tuple(values)
 
