@@ -58,11 +58,13 @@ def _atoms_in(node: ast.AST, out: list[tuple[str, int]]) -> None:
 
     class Collect(ast.Transformer):
         def visit_SymbolicAtom(self, x: ast.AST) -> ast.AST:
-            t = x.symbol
-            if t.ast_type == ast.ASTType.Function:
-                out.append((t.name, len(t.arguments)))
-            elif t.ast_type == ast.ASTType.SymbolicTerm and t.symbol.type == clingo.SymbolType.Function:
-                out.append((t.symbol.name, len(t.symbol.arguments)))
+            # a pooled atom `p(a;b)` is a Pool of Functions
+            terms = x.symbol.arguments if x.symbol.ast_type == ast.ASTType.Pool else [x.symbol]
+            for t in terms:
+                if t.ast_type == ast.ASTType.Function:
+                    out.append((t.name, len(t.arguments)))
+                elif t.ast_type == ast.ASTType.SymbolicTerm and t.symbol.type == clingo.SymbolType.Function:
+                    out.append((t.symbol.name, len(t.symbol.arguments)))
             return x
 
     Collect()(node)
@@ -107,9 +109,14 @@ class _AddCase(ast.Transformer):
 
     def visit_SymbolicAtom(self, x: ast.AST) -> ast.AST:
         t = x.symbol
+        if t.ast_type == ast.ASTType.Pool:  # `p(a;b)`: each element of the pool
+            return ast.SymbolicAtom(ast.Pool(t.location, [self._term(e) for e in t.arguments]))
+        return ast.SymbolicAtom(self._term(t))
+
+    def _term(self, t: ast.AST) -> ast.AST:
         if t.ast_type == ast.ASTType.Function and (t.name, len(t.arguments)) in self.dynamic:
             var = ast.Variable(t.location, CASE_VAR)
-            return ast.SymbolicAtom(ast.Function(t.location, t.name, [var, *t.arguments], t.external))
+            return ast.Function(t.location, t.name, [var, *t.arguments], t.external)
         if (
             t.ast_type == ast.ASTType.SymbolicTerm
             and t.symbol.type == clingo.SymbolType.Function
@@ -117,8 +124,8 @@ class _AddCase(ast.Transformer):
         ):
             var = ast.Variable(t.location, CASE_VAR)
             args = [ast.SymbolicTerm(t.location, a) for a in t.symbol.arguments]
-            return ast.SymbolicAtom(ast.Function(t.location, t.symbol.name, [var, *args], 0))
-        return x
+            return ast.Function(t.location, t.symbol.name, [var, *args], 0)
+        return t
 
 
 def batch_program(stms: Sequence[ast.AST]) -> list[ast.AST]:

@@ -1,0 +1,172 @@
+"""Every case under examples/cases/ holds, run the way a curator runs them: `aslrules check`.
+
+Also: a case with a wrong expectation fails (exit 1) and shows the answer actually given,
+and a case that cannot be read is an error (exit 2, one located line, no traceback), never
+a pass (situation-format.md "Questions and expectations")."""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from aslrules.core import check, iter_case_files
+from aslrules.loader import load_file
+
+ROOT = Path(__file__).resolve().parent.parent
+CASES = ROOT / "examples" / "cases"
+
+
+def run(*args: str) -> subprocess.CompletedProcess[str]:
+    return subprocess.run([sys.executable, "-m", "aslrules", *args], capture_output=True, text=True,
+                          cwd=ROOT, timeout=300)
+
+
+def case_files() -> list[str]:
+    return iter_case_files([str(CASES)])
+
+
+def test_there_are_cases() -> None:
+    assert len(case_files()) >= 1
+
+
+def test_check_examples_cases_cli() -> None:
+    """`aslrules check examples/cases` exits 0 and reports no failure."""
+    r = run("check", "examples/cases")
+    assert r.returncode == 0, r.stdout + r.stderr
+    last = r.stdout.strip().splitlines()[-1]
+    assert last.endswith(" passed, 0 failed"), r.stdout
+    assert r.stderr == ""
+
+
+def test_check_examples_cases_in_process() -> None:
+    """aslrules.core.check (batched grounding) agrees: every expectation holds."""
+    situations = [load_file(f) for f in case_files()]
+    outcomes = check(situations)
+    failed = [f"{o.situation.path}:{o.expectation.line} ({o.situation.source}): "
+              + "; ".join(f"{m.field}: expected {m.expected}, got {m.actual}" for m in o.mismatches)
+              for o in outcomes if not o.passed]
+    assert not failed, "\n".join(failed)
+    assert len(outcomes) == sum(len(s.expect) for s in situations)
+
+
+def test_batched_and_single_agree() -> None:
+    """One grounding for many cases gives each case the answer it gets alone (engine.py's
+    batch rewrite adds a case argument to every situation-dependent predicate; a predicate
+    it misses mixes or loses facts between cases)."""
+    situations = [load_file(f) for f in case_files()]
+    situations += situations[:1]  # at least two cases in one grounding
+    together = check(situations, batch_size=len(situations) or 1)
+    alone = [o for s in situations for o in check([s])]
+    assert [(o.situation.path, o.index, o.answer) for o in together] == \
+           [(o.situation.path, o.index, o.answer) for o in alone]
+
+
+@pytest.mark.parametrize("path", case_files(), ids=lambda p: str(Path(p).relative_to(CASES)))
+def test_each_case_names_its_source(path: str) -> None:
+    """STYLE.md: each case names the rule and source it checks, and has a title."""
+    sit = load_file(path)
+    assert sit.source.strip(), f"{path}: no `source:`"
+    assert sit.title.strip(), f"{path}: no `title:`"
+    assert sit.expect, f"{path}: no `expect:`"
+
+
+WRONG = """\
+title: a wrong expectation (the 8.41 EX attack is 14 FP, not 15)
+source: A8.41 EX (seed 004), altered on purpose
+phase: MPh
+attacker: russian
+locations:
+  X2: {terrain: stone building, tem: 3}
+units:
+  - id: g-467
+    side: german
+    type: squad
+    counter: 4-6-7
+    hex: X2
+    weapons:
+      - {id: g-lmg, kind: LMG, fp: 3, range: 8, rof: 1, breakdown: 11}
+  - {id: g-81, side: german, type: leader, counter: 8-1, hex: X2}
+  - {id: r-628, side: russian, type: squad, counter: 6-2-8, hex: W2, moving: {from: V2, mf_here: 1}}
+expect:
+  - attack: {option: first_fire, firers: [g-467, g-lmg], director: g-81, targets: [r-628]}
+    verdict: forbidden
+    fp: 15
+    drm: -3
+"""
+
+
+def test_wrong_expectation_exits_1_and_shows_the_answer(tmp_path: Path) -> None:
+    bad = tmp_path / "wrong.yaml"
+    bad.write_text(WRONG, encoding="utf-8")
+    r = run("check", str(bad))
+    assert r.returncode == 1, r.stdout + r.stderr
+    out = r.stdout
+    assert f"FAIL {bad}:" in out
+    assert "verdict: expected forbidden, got allowed" in out
+    assert "fp: expected 15, got 14" in out
+    assert "drm:" not in out.split("the answer given:")[0]  # -3 holds: not reported
+    # the real answer, with its reasons
+    answer = out.split("the answer given:")[1]
+    assert "verdict: allowed" in answer
+    assert "FP 14, IFT column 12" in answer
+    assert "A7.21: PBF" in answer and "A7.53" in answer and "A8.13: FFNAM" in answer
+    assert out.strip().splitlines()[-1] == "0 passed, 1 failed"
+
+
+def test_wrong_case_among_good_ones(tmp_path: Path) -> None:
+    """One failing case fails the run; the good ones still count as passed."""
+    (tmp_path / "wrong.yaml").write_text(WRONG, encoding="utf-8")
+    good = next(p for p in case_files() if "a8_41" in p or "ex_8_41" in p)
+    (tmp_path / "good.yaml").write_text(Path(good).read_text(encoding="utf-8"), encoding="utf-8")
+    r = run("check", str(tmp_path))
+    assert r.returncode == 1
+    n_good = len(load_file(good).expect)
+    assert r.stdout.strip().splitlines()[-1] == f"{n_good} passed, 1 failed"
+
+
+@pytest.mark.parametrize(("text", "where"), [
+    ("title: [unclosed\n", ":2:"),  # the YAML parser reports the end of the stream
+    ("attacker: russian\nunits:\n  - {id: a, side: german, type: squad, counter: 4-six-7, hex: X2}\n", ":3:"),
+    ("attacker: russian\nunits: []\nbogus: 1\n", ":3:"),
+    ("attacker: russian\nunits:\n  - {id: a, side: german, type: squad, counter: 4-6-7, hex: ZZ99}\n", ":3:"),
+])
+def test_unreadable_case_exits_2(tmp_path: Path, text: str, where: str) -> None:
+    bad = tmp_path / "bad.yaml"
+    bad.write_text(text, encoding="utf-8")
+    r = run("check", str(bad))
+    assert r.returncode == 2, r.stdout + r.stderr
+    assert "Traceback" not in r.stderr + r.stdout
+    lines = r.stderr.strip().splitlines()
+    assert len(lines) == 1, r.stderr
+    assert lines[0].startswith(f"aslrules: error: {bad}{where}"), lines[0]
+    assert "expected" in lines[0]
+    assert "passed" not in r.stdout  # an unreadable case is never a pass
+
+
+def test_unreadable_among_good_cases_exits_2(tmp_path: Path) -> None:
+    good = case_files()[0]
+    (tmp_path / "a_good.yaml").write_text(Path(good).read_text(encoding="utf-8"), encoding="utf-8")
+    (tmp_path / "b_bad.yaml").write_text("attacker: russian\nunits: 3\n", encoding="utf-8")
+    r = run("check", str(tmp_path))
+    assert r.returncode == 2 and "Traceback" not in r.stderr
+    assert "b_bad.yaml:2: units" in r.stderr
+
+
+def test_missing_file_and_empty_dir_exit_2(tmp_path: Path) -> None:
+    r = run("check", str(tmp_path / "nope.yaml"))
+    assert r.returncode == 2 and "Traceback" not in r.stderr
+    assert str(tmp_path / "nope.yaml") in r.stderr and len(r.stderr.strip().splitlines()) == 1
+    r = run("check", str(tmp_path))
+    assert r.returncode == 2 and "Traceback" not in r.stderr
+    assert len(r.stderr.strip().splitlines()) == 1
+
+
+def test_binary_input_exits_2(tmp_path: Path) -> None:
+    bad = tmp_path / "bin.yaml"
+    bad.write_bytes(b"\xff\xfe\x00\x01garbage")
+    r = run("check", str(bad))
+    assert r.returncode == 2 and "Traceback" not in r.stderr
+    assert len(r.stderr.strip().splitlines()) == 1
