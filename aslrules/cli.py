@@ -29,7 +29,7 @@ def _parser() -> argparse.ArgumentParser:
     a = sub.add_parser("ask", help="answer a situation's questions, or list every DEFENDER fire option")
     a.add_argument("file", help="a situation or case file (YAML)")
     a.add_argument("--format", choices=("text", "json"), default="text")
-    a.add_argument("--firer", help="with no questions: list only this unit's (and its weapons') options")
+    a.add_argument("--firer", help="only this unit's (and its weapons') options; with questions, those it fires in")
     c = sub.add_parser("check", help="check cases: which expectations hold")
     c.add_argument("paths", nargs="+", metavar="FILE|DIR", help="case files, or directories of them")
     c.add_argument("--format", choices=("text", "json"), default="text")
@@ -38,14 +38,23 @@ def _parser() -> argparse.ArgumentParser:
 
 def _cmd_ask(args: argparse.Namespace) -> int:
     sit = load_file(args.file)
+    if args.firer is not None:
+        owned = {u.id: {u.id, *(w.id for w in u.weapons)} for u in sit.units}
+        owned.update({w.id: {w.id} for u in sit.units for w in u.weapons})
+        if args.firer not in owned:
+            raise InputError(args.file, None, "--firer", "the id of a unit or weapon defined in units", args.firer)
     answers = ask(sit, firer=args.firer)
+    if args.firer is not None and sit.expect:  # declared questions: show those the firer takes part in
+        answers = [a for a in answers if owned[args.firer] & set(a.firers)]
     if args.format == "json":
         json.dump({"file": args.file, "title": sit.title, "answers": [a.as_dict() for a in answers]},
                   sys.stdout, indent=2)
         print()
         return 0
     print(f"{args.file}: {sit.title}" if sit.title else args.file)
-    if not answers:
+    if not answers and sit.expect:
+        print(f"  no question in which {args.firer} fires")
+    elif not answers:
         print("  no fire options: no DEFENDER unit, or nothing to fire at")
     for a in answers:
         print("\n".join(answer_lines(a, indent="  ")))

@@ -1,0 +1,271 @@
+"""The command line: --version, --help, `ask` in text and JSON (the same content), `--firer`,
+and strings that look like ASP are data (issue 2, items 5 and 7; README "Reading an answer")."""
+
+from __future__ import annotations
+
+import io
+import json
+import re
+import subprocess
+import sys
+from contextlib import redirect_stderr, redirect_stdout
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from aslrules import __version__
+from aslrules.cli import main
+from aslrules.core import ask, check
+from aslrules.loader import load_text
+
+ROOT = Path(__file__).resolve().parent.parent
+SITUATIONS = sorted((ROOT / "examples" / "situations").glob("*.yaml"))
+CASES = sorted((ROOT / "examples" / "cases").rglob("*.yaml"))
+
+
+def cli(*args: str) -> tuple[int, str, str]:
+    """Run the CLI in process: (exit status, stdout, stderr)."""
+    out, err = io.StringIO(), io.StringIO()
+    with redirect_stdout(out), redirect_stderr(err):
+        try:
+            code = main(list(args))
+        except SystemExit as e:  # argparse: --help, --version, usage errors
+            code = e.code if isinstance(e.code, int) else 1
+    return code, out.getvalue(), err.getvalue()
+
+
+# --------------------------------------------------------------------------- --version, --help
+
+def test_version_subprocess() -> None:
+    r = subprocess.run([sys.executable, "-m", "aslrules", "--version"], capture_output=True, text=True, cwd=ROOT)
+    assert r.returncode == 0
+    assert r.stdout.strip() == f"aslrules {__version__}"
+
+
+def test_help() -> None:
+    code, out, _ = cli("--help")
+    assert code == 0
+    assert "ask" in out and "check" in out and "--version" in out
+    code, out, _ = cli("ask", "--help")
+    assert code == 0 and "--format" in out and "--firer" in out
+    code, out, _ = cli("check", "--help")
+    assert code == 0 and "FILE|DIR" in out
+
+
+def test_usage_error_exits_2() -> None:
+    code, _, err = cli("frobnicate")
+    assert code == 2 and "usage:" in err
+    code, _, err = cli("ask", "x.yaml", "--format", "xml")
+    assert code == 2 and "invalid choice" in err
+
+
+# --------------------------------------------------------------------------- JSON says what the text says
+
+def num(x: Any) -> str:
+    return repr(float(x)) if isinstance(x, float) else str(x)
+
+
+def json_lines(a: dict[str, Any]) -> list[str]:
+    """The lines the text form must show for one JSON answer (indentation aside)."""
+    options = sorted(set(a["firers"].values()))
+    lines = [f"{'/'.join(options) or 'residual_fp'}: {', '.join(a['firers']) or '(Residual FP)'} -> "
+             f"{', '.join(a['targets'])}", f"verdict: {a['verdict']}"]
+    lines += [f"forbidden by {r['rule']}: {r['text']}" for r in a["reasons"]["forbid"]]
+    lines += [f"mandatory by {r['rule']}: {r['text']}" for r in a["reasons"]["must"]]
+    lines += [f"{r['rule']}: {r['text']}" for r in a["reasons"]["notes"]]
+    if a["fp"] is not None:
+        col = f", IFT column {a['ift_column']}" if a["ift_column"] is not None else ", no IFT column"
+        lines.append(f"FP {num(a['fp'])}{col}")
+        for f, v in a["fp_by_firer"].items():
+            lines.append(f"{f}: {num(v['fp'])}")
+            lines += [f"{r['rule']}: {r['text']}" for r in v["reasons"]]
+        lines += [f"{p['rule']}: {p['text']} ({p['value']:+d} column)" for p in a["column_shifts"]]
+    if a["drm"] is not None:
+        lines.append(f"DRM {a['drm']:+d}")
+        lines += [f"{p['value']:+d} {p['rule']}: {p['text']}" for p in a["drm_parts"]]
+    lines.append(f"leader direction: {'yes' if a['leader_direction'] else 'no'}")
+    if a["breakdown"]:
+        lines.append("B#: " + ", ".join(f"{w} {b}" for w, b in a["breakdown"].items()))
+        lines += [f"{r['rule']}: {r['text']}" for r in a["breakdown_reasons"]]
+    if a["residual_fp"] is not None:
+        lines.append(f"Residual FP left: {num(a['residual_fp'])}")
+        lines += [f"{r['rule']}: {r['text']}" for r in a["residual_reasons"]]
+    if a["after"]:
+        lines.append("counters afterwards: " + ", ".join(f"{x} {c}" for x, c in a["after"].items()))
+    if a["fpf_nmc_dr"] is not None:
+        lines.append(f"FPF NMC Final DR: {a['fpf_nmc_dr']}")
+        lines += [f"{u}: {s}" for u, s in a["firer_status"].items()]
+    return lines
+
+
+ASK_FILES = [*SITUATIONS, *CASES]
+
+
+@pytest.mark.parametrize("path", ASK_FILES, ids=lambda p: str(p.relative_to(ROOT)))
+@pytest.mark.parametrize("firer", [None, "first"])
+def test_json_same_content_as_text(path: Path, firer: str | None) -> None:
+    """`ask --format json` and the text form carry the same verdicts, FP, column, DRM and
+    reasons (rule ids and texts), answer by answer, in the same order."""
+    extra: list[str] = []
+    if firer:
+        sit = load_text(path.read_text(encoding="utf-8"), str(path))
+        defenders = [u for u in sit.units if u.side != sit.attacker]
+        if not defenders:
+            pytest.skip("no DEFENDER unit")
+        extra = ["--firer", defenders[0].id]
+    code, text, err = cli("ask", str(path), *extra)
+    assert code == 0, err
+    code, js, err = cli("ask", str(path), "--format", "json", *extra)
+    assert code == 0, err
+    data = json.loads(js)
+    text_lines = [line.strip() for line in text.splitlines()]
+    assert text_lines[0].startswith(str(path))
+    assert data["title"] in text_lines[0]
+    expected = [line for a in data["answers"] for line in json_lines(a)]
+    if data["answers"]:
+        assert text_lines[1:] == expected
+    else:
+        assert len(text_lines) == 2 and text_lines[1].startswith("no ")
+    # every answer has a verdict with reasons behind it
+    for a in data["answers"]:
+        assert a["verdict"] in ("allowed", "mandatory", "forbidden")
+        if a["verdict"] == "forbidden":
+            assert a["reasons"]["forbid"], a
+
+
+def test_listing_mode_lists_every_defender() -> None:
+    """README/issue item 7: with no questions, every DEFENDER unit's and weapon's options."""
+    path = ROOT / "examples" / "situations" / "berserk_charge.yaml"
+    code, js, _ = cli("ask", str(path), "--format", "json")
+    assert code == 0
+    firers = {f for a in json.loads(js)["answers"] for f in a["firers"]}
+    assert firers == {"g-467", "g-lmg"}  # the 8-1 has no FP of his own; the Russians attack
+
+
+# --------------------------------------------------------------------------- --firer
+
+def test_firer_limits_listing_to_unit_and_its_weapons() -> None:
+    path = str(ROOT / "examples" / "situations" / "berserk_charge.yaml")
+    _, js, _ = cli("ask", path, "--format", "json", "--firer", "g-467")
+    assert {f for a in json.loads(js)["answers"] for f in a["firers"]} == {"g-467", "g-lmg"}
+    _, js, _ = cli("ask", path, "--format", "json", "--firer", "g-lmg")
+    assert {f for a in json.loads(js)["answers"] for f in a["firers"]} == {"g-lmg"}
+
+
+def test_firer_unknown_exits_2() -> None:
+    path = str(ROOT / "examples" / "situations" / "berserk_charge.yaml")
+    code, out, err = cli("ask", path, "--firer", "nobody")
+    assert code == 2 and out == ""
+    assert err.count("\n") == 1 and "--firer" in err and "'nobody'" in err
+
+
+def test_firer_with_questions_filters_them() -> None:
+    path = str(ROOT / "examples" / "cases" / "a8" / "ex_8_41_first_attack.yaml")
+    _, js, _ = cli("ask", path, "--format", "json", "--firer", "g-lmg")
+    assert len(json.loads(js)["answers"]) == 1
+    _, js, _ = cli("ask", path, "--format", "json", "--firer", "g-81")  # directs, does not fire
+    assert json.loads(js)["answers"] == []
+
+
+# --------------------------------------------------------------------------- ASP syntax is data
+
+EVIL_SIDE_A = 'x"). #false. y("'
+EVIL_SIDE_B = 'russian"). verdict(0,forbidden). #include "/etc/passwd". %'
+# Ids are letters, digits, '-' and '_' (the loader), but those can still read as ASP
+# variables, keywords or the batch rewrite's own names.
+EVIL_IDS = {"g-467": "X", "g-lmg": "AslCase", "g-81": "not", "r-628": "_", "r-447": "case"}
+PLAIN_SIDES = {"sidea": EVIL_SIDE_A, "sideb": EVIL_SIDE_B}
+
+TWIN = """\
+title: {title}
+source: {source}
+phase: MPh
+attacker: {b}
+locations:
+  X2: {{terrain: stone building, tem: 3}}
+units:
+  - id: {g-467}
+    side: {a}
+    type: squad
+    counter: 4-6-7
+    hex: X2
+    weapons:
+      - {{id: {g-lmg}, kind: LMG, fp: 3, range: 8, rof: 1, breakdown: 11}}
+  - {{id: {g-81}, side: {a}, type: leader, counter: 8-1, hex: X2}}
+  - {{id: {r-628}, side: {b}, type: squad, counter: 6-2-8, hex: W2, moving: {{from: V2, mf_here: 1}}}}
+  - {{id: {r-447}, side: {b}, type: squad, counter: 4-4-7, hex: V3}}
+"""
+QUESTIONS = """\
+expect:
+  - attack: {{option: first_fire, firers: [{g-467}, {g-lmg}], director: {g-81}, targets: [{r-628}]}}
+    verdict: allowed
+    fp: 14
+    drm: -3
+  - attack: {{option: first_fire, firers: [{g-467}], targets: [{r-447}]}}
+    verdict: forbidden
+  - attack: {{option: first_fire, firers: [{r-628}], targets: [{g-467}]}}
+    verdict: forbidden
+"""
+
+
+def yq(s: str) -> str:
+    """A YAML single-quoted scalar."""
+    return "'" + s.replace("'", "''") + "'"
+
+
+def twin(evil: bool, questions: bool) -> str:
+    ids = {k: (v if evil else k) for k, v in EVIL_IDS.items()}
+    ids = {k: yq(v) for k, v in ids.items()}
+    text = TWIN + (QUESTIONS if questions else "")
+    return text.format(
+        title=yq('x"). #false. y("' if evil else "plain title"),
+        source=yq('#include "x.lp". :- verdict(_,allowed).' if evil else "plain source"),
+        a=yq(EVIL_SIDE_A if evil else "sidea"), b=yq(EVIL_SIDE_B if evil else "sideb"), **ids)
+
+
+def to_evil(x: Any) -> Any:
+    """The plain twin's answer with its names replaced by the evil twin's names."""
+    if isinstance(x, str):
+        for plain, evil in [*EVIL_IDS.items(), *PLAIN_SIDES.items()]:
+            x = re.sub(rf"(?<![\w-]){re.escape(plain)}(?![\w-])", lambda _m, e=evil: e, x)
+        return x
+    if isinstance(x, dict):
+        return {to_evil(k): to_evil(v) for k, v in x.items()}
+    if isinstance(x, list):
+        return [to_evil(v) for v in x]
+    return x
+
+
+def answers_of(text: str) -> list[dict[str, Any]]:
+    out = [a.as_dict() for a in ask(load_text(text))]
+    return sorted(out, key=lambda d: json.dumps(d, sort_keys=True))
+
+
+@pytest.mark.parametrize("questions", [True, False], ids=["questions", "listing"])
+def test_asp_syntax_in_strings_changes_no_answer(questions: bool) -> None:
+    plain = answers_of(twin(False, questions))
+    evil = answers_of(twin(True, questions))
+    assert plain, "the twin has answers"
+    expected = sorted(to_evil(plain), key=lambda d: json.dumps(d, sort_keys=True))
+    assert evil == expected
+    if questions:
+        verdicts = [a["verdict"] for a in answers_of(twin(True, True))]
+        assert sorted(verdicts) == ["allowed", "forbidden", "forbidden"]
+
+
+def test_asp_syntax_in_strings_check_and_json(tmp_path: Path) -> None:
+    """The evil twin is checked like the plain one, and its strings come back verbatim."""
+    path = tmp_path / "evil.yaml"
+    path.write_text(twin(True, True), encoding="utf-8")
+    code, out, err = cli("check", str(path))
+    assert code == 0, out + err
+    assert out.strip().splitlines()[-1] == "3 passed, 0 failed"
+    code, js, _ = cli("ask", str(path), "--format", "json")
+    data = json.loads(js)
+    assert data["title"] == 'x"). #false. y("'
+    assert data["answers"][0]["firers"] == {"X": "first_fire", "AslCase": "first_fire"}
+    # batched checking of both twins in one grounding agrees too
+    plain = load_text(twin(False, True), "plain")
+    evil = load_text(twin(True, True), "evil")
+    assert all(o.passed for o in check([plain, evil, plain]))
