@@ -75,6 +75,8 @@ def situation_facts(sit: Situation) -> FactBuilder:
         s = fb.location(loc)
         fb.add("terrain", s, String(_checked(terrain.terrain, model.TERRAINS)))
         fb.add("tem", s, Number(terrain.tem))
+        if terrain.smoke:
+            fb.add("smoke", s, Number(terrain.smoke))
     for los in sit.lines_of_sight:
         a = fb.hex(los.frm)
         if los.to_hexside is not None:
@@ -92,6 +94,10 @@ def situation_facts(sit: Situation) -> FactBuilder:
             fb.add("los_range", a, b, Number(los.range))
     for loc, fp in sit.residual_fp.items():
         fb.add("residual_counter", fb.location(loc), scaled(fp))
+    for loc in sorted(sit.residual_on_crest, key=lambda x: x.name):
+        fb.add("residual_on_crest", fb.location(loc))
+    for loc, fp in sit.fire_lane_residual.items():
+        fb.add("fire_lane_residual", fb.location(loc), scaled(fp))
 
     for u in sit.units:
         _unit_facts(fb, u)
@@ -127,6 +133,10 @@ def _unit_facts(fb: FactBuilder, u: model.Unit) -> None:
         fb.add("unit_known", uid)
     for x in u.directed:
         fb.add("directed", uid, String(x))
+    if u.armored:
+        fb.add("vehicle_armored", uid)
+    if u.vulnerable_prc:
+        fb.add("vulnerable_prc", uid)
     for w in u.weapons:
         wid = String(w.id)
         fb.add("weapon", wid)
@@ -154,6 +164,8 @@ def _unit_facts(fb: FactBuilder, u: model.Unit) -> None:
             fb.add("assault", uid)
         if m.dash:
             fb.add("dash", uid)
+        if m.bypass:
+            fb.add("bypass", uid)
         for a in getattr(m, "activities", ()):
             fb.add("activity", uid, _const(a, model.ACTIVITIES))
     for k, a in enumerate(u.attacked_here):
@@ -164,6 +176,8 @@ def _unit_facts(fb: FactBuilder, u: model.Unit) -> None:
             fb.add("attacked_fp", uid, Number(k), scaled(a.fp))
         at_mf = a.at_mf if a.at_mf is not None else (u.moving.mf_here if u.moving else Fraction(0))
         fb.add("attacked_at_mf", uid, Number(k), scaled(at_mf))
+        if a.drm is not None:
+            fb.add("attacked_drm", uid, Number(k), Number(a.drm))
 
 
 def question_facts(fb: FactBuilder, qid: Symbol, q: AttackQuestion, sit: Situation) -> None:
@@ -195,6 +209,18 @@ def question_facts(fb: FactBuilder, qid: Symbol, q: AttackQuestion, sit: Situati
             fb.add("q_colored", qid, Number(q.dice.colored))
     for w in q.keep_rof:
         fb.add("q_keep_rof", qid, String(w))
+    if q.ammo is not None:
+        fb.add("q_ammo", qid, String(_checked(q.ammo, model.AMMO)))
+    if q.hit is False:
+        fb.add("q_missed", qid)
+    if q.dud:
+        fb.add("q_dud", qid)
+    if q.air_burst:
+        fb.add("q_air_burst", qid)
+    if q.collateral:
+        fb.add("q_collateral", qid)
+    for loc in q.spraying:
+        fb.add("q_spray", qid, fb.location(loc))
 
 
 def iter_symbols(fb: FactBuilder) -> Iterator[Symbol]:

@@ -26,7 +26,7 @@ from yaml.nodes import MappingNode, Node, ScalarNode, SequenceNode
 
 from .errors import InputError
 from .model import (
-    ACTIVITIES, FIRE_COUNTERS, FIRER_STATUS, OPTIONS, PHASES, READINGS, STATUSES, TERRAINS, UNIT_TYPES,
+    ACTIVITIES, AMMO, FIRE_COUNTERS, FIRER_STATUS, OPTIONS, PHASES, READINGS, STATUSES, TERRAINS, UNIT_TYPES,
     VERDICTS, WEAPON_KINDS, AttackedHere, AttackQuestion, Counter, Dice, Expectation, Hex,
     LineOfSight, Location, Moving, Situation, Terrain, Unit, Weapon,
 )
@@ -401,18 +401,20 @@ def _range_text(what: str, low: int | None, high: int | None) -> str:
 # --------------------------------------------------------------------------- the builder
 
 _TOP_KEYS = ("format", "title", "source", "phase", "attacker", "readings", "locations",
-             "lines_of_sight", "residual_fp", "units", "expect")
-_TERRAIN_KEYS = ("terrain", "tem")
+             "lines_of_sight", "residual_fp", "fire_lane_residual", "units", "expect")
+_TERRAIN_KEYS = ("terrain", "tem", "smoke")
 _LOS_KEYS = ("from", "to", "to_hexside", "hindrance", "hexside_tem", "blocked", "range")
 _UNIT_KEYS = ("id", "side", "type", "counter", "hex", "level", "fire", "status", "known",
-              "weapons", "moving", "attacked_here", "directed")
+              "weapons", "moving", "attacked_here", "directed", "armored", "vulnerable_prc")
 _WEAPON_KEYS = ("id", "kind", "fp", "range", "rof", "breakdown", "fire", "fire_lane", "malfunctioned")
-_MOVING_KEYS = ("from", "mf_here", "assault", "dash", "activities")
-_ATTACKED_KEYS = ("by", "option", "fp", "at_mf")
+_MOVING_KEYS = ("from", "mf_here", "assault", "dash", "activities", "bypass")
+_ATTACKED_KEYS = ("by", "option", "fp", "at_mf", "drm")
 _QUESTION_KEYS = ("attack",)
 _ANSWER_KEYS = ("verdict", "because", "fp", "ift_column", "drm", "breakdown", "leader_direction",
                 "residual_fp", "after", "fpf_nmc_dr", "firer_status")
-_ATTACK_KEYS = ("option", "firers", "director", "targets", "at", "hexside", "dice", "keep_rof")
+_ATTACK_KEYS = ("option", "firers", "director", "targets", "at", "hexside", "dice", "keep_rof",
+                "ammo", "hit", "dud", "air_burst", "collateral", "spraying")
+_RESIDUAL_KEYS = ("fp", "crest")
 _DICE_KEYS = ("original", "colored")
 _COUNTER_REQUIRED = ("squad", "half_squad", "crew", "leader", "hero")
 
@@ -429,6 +431,7 @@ class _Builder(_Reader):
         self.refs: list[_Ref] = []
         self.attacker_at: tuple[int, str] = (1, "attacker")
         self.moving_at: dict[str, tuple[int, str]] = {}  # unit id -> line, path of `moving`
+        self.crest_residual: set[Location] = set()  # Residual FP counters on a Crest (A8.21)
 
     # -- hexes with board prefixes
 
@@ -515,6 +518,8 @@ class _Builder(_Reader):
             locations=self.optional(top, "locations", self.locations, {}),
             lines_of_sight=self.optional(top, "lines_of_sight", self.lines_of_sight, []),
             residual_fp=self.optional(top, "residual_fp", self.residual_fp, {}),
+            residual_on_crest=frozenset(self.crest_residual),
+            fire_lane_residual=self.optional(top, "fire_lane_residual", self.fire_lane_residual, {}),
             units=self.optional(top, "units", self.units, []),
             expect=self.optional(top, "expect", self.expectations, []),
         )
@@ -541,6 +546,7 @@ class _Builder(_Reader):
         return Terrain(
             terrain=self.optional(fields, "terrain", self.one_of(TERRAINS), "open ground"),
             tem=self.optional(fields, "tem", self.integer, 0),
+            smoke=self.optional(fields, "smoke", self.whole(low=0), 0),
             line=_line(node),
         )
 
@@ -570,6 +576,25 @@ class _Builder(_Reader):
             location = self.location(key_node, fields.at(key))
             if location in result:
                 self.fail(key_node, fields.at(key), f"each Location once, {location.name} is given twice")
+            result[location] = self.residual_counter(value_node, fields.at(key), location)
+        return result
+
+    def residual_counter(self, node: Node, path: str, location: Location) -> Fraction:
+        """A Residual FP counter: a number, or (project addition, A8.21) {fp: N, crest: true}."""
+        if not isinstance(node, MappingNode):
+            return self.number(node, path)
+        fields = self.mapping(node, path, _RESIDUAL_KEYS, required=("fp",))
+        if self.optional(fields, "crest", self.boolean, False):
+            self.crest_residual.add(location)
+        return self.required(fields, "fp", self.number)
+
+    def fire_lane_residual(self, node: Node, path: str) -> dict[Location, Fraction]:
+        fields = self.mapping(node, path, what="a mapping of Location -> Fire Lane Residual FP")
+        result: dict[Location, Fraction] = {}
+        for key, (key_node, value_node) in fields.items.items():
+            location = self.location(key_node, fields.at(key))
+            if location in result:
+                self.fail(key_node, fields.at(key), f"each Location once, {location.name} is given twice")
             result[location] = self.number(value_node, fields.at(key))
         return result
 
@@ -585,6 +610,9 @@ class _Builder(_Reader):
         unit_id = self.required(fields, "id", lambda n, p: self.define(n, p, "unit", unit_type, side))
         if "directed" in fields.items and unit_type != "leader":
             self.fail(fields.items["directed"][0], fields.at("directed"), "'directed' only on a leader", unit_type)
+        for key in ("armored", "vulnerable_prc"):
+            if key in fields.items and unit_type != "vehicle":
+                self.fail(fields.items[key][0], fields.at(key), f"'{key}' only on a vehicle", unit_type)
         moving_node = fields.get("moving")
         if moving_node is not None:
             self.moving_at[unit_id] = (_line(moving_node), fields.at("moving"))
@@ -605,6 +633,8 @@ class _Builder(_Reader):
             moving=self.optional(fields, "moving", self.moving, None),
             attacked_here=self.optional(fields, "attacked_here", self.attacked_here, []),
             directed=self.optional(fields, "directed", self.ids("unit or weapon"), ()),
+            armored=self.optional(fields, "armored", self.boolean, False),
+            vulnerable_prc=self.optional(fields, "vulnerable_prc", self.boolean, False),
             line=_line(node),
         )
 
@@ -662,6 +692,7 @@ class _Builder(_Reader):
             dash=self.optional(fields, "dash", self.boolean, False),
             activities=self.optional(
                 fields, "activities", lambda n, p: self.distinct(n, p, ACTIVITIES, "activity"), ()),
+            bypass=self.optional(fields, "bypass", self.boolean, False),
         )
 
     def attacked_here(self, node: Node, path: str) -> list[AttackedHere]:
@@ -674,6 +705,7 @@ class _Builder(_Reader):
             option=self.optional(fields, "option", self.option, "first_fire"),
             fp=self.optional(fields, "fp", self.number, None),
             at_mf=self.optional(fields, "at_mf", self.number, None),
+            drm=self.optional(fields, "drm", self.integer, None),
         )
 
     def option(self, node: Node, path: str) -> str:
@@ -740,8 +772,23 @@ class _Builder(_Reader):
             hexside=self.optional(fields, "hexside", self.hex_pair, None),
             dice=self.optional(fields, "dice", self.dice, None),
             keep_rof=self.optional(fields, "keep_rof", lambda n, p: self.keep_rof(n, p, firers), ()),
+            ammo=self.optional(fields, "ammo", self.one_of(AMMO), None),
+            hit=self.optional(fields, "hit", self.boolean, None),
+            dud=self.optional(fields, "dud", self.boolean, False),
+            air_burst=self.optional(fields, "air_burst", self.boolean, False),
+            collateral=self.optional(fields, "collateral", self.boolean, False),
+            spraying=self.optional(fields, "spraying", self.location_list, ()),
             line=_line(node),
         )
+
+    def location_list(self, node: Node, path: str) -> tuple[Location, ...]:
+        values: list[Location] = []
+        for item, item_path in self.sequence(node, path, "a list of Locations like [X3]"):
+            value = self.location(item, item_path)
+            if value in values:
+                self.fail(item, item_path, "each Location once", value.name)
+            values.append(value)
+        return tuple(values)
 
     def attack_option(self, node: Node, path: str, firers: tuple[str, ...]) -> str | dict[str, str]:
         if not isinstance(node, MappingNode):

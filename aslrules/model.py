@@ -13,15 +13,21 @@ from fractions import Fraction
 PHASES = ("RPh", "PFPh", "MPh", "DFPh", "AFPh", "RtPh", "APh", "CCPh")
 UNIT_TYPES = ("squad", "half_squad", "crew", "leader", "hero", "vehicle", "gun")
 FIRE_COUNTERS = ("none", "first_fire", "final_fire", "intensive_fire", "no_fire")
-STATUSES = ("pinned", "broken", "berserk", "melee", "cc", "concealed", "cx", "inexperienced")
+STATUSES = (
+    "pinned", "broken", "berserk", "melee", "cc", "concealed", "cx", "inexperienced",
+    "crest", "ammunition_shortage",  # project addition, issue 4 (A8.21 Crest, A8.221)
+)
 WEAPON_KINDS = (
     "LMG", "MMG", "HMG", "AAMG", "ATR", "MOL", "FT", "DC", "BAZ", "PSK", "PIAT",
     "LtMTR", "MTR", "INF", "RCL", "gun", "IFE",
+    "PF", "PFk",  # project addition, issue 4 (A8.25)
 )
 OPTIONS = (
     "first_fire", "subsequent_first_fire", "final_protective_fire", "final_fire",
     "snap_shot", "residual_fp", "intensive_fire",
 )
+# Ammunition named by an attack (project addition, issue 4: A8.2 To Kill attacks).
+AMMO = ("HE", "AP", "APCR", "APDS", "HEAT")
 VERDICTS = ("allowed", "mandatory", "forbidden")
 # What a moving unit does with its current MF/MP expenditure (A8.1, A8.12).
 ACTIVITIES = (
@@ -68,6 +74,7 @@ class Location:
 class Terrain:
     terrain: str = "open ground"
     tem: int = 0
+    smoke: int = 0  # project addition, issue 4: SMOKE/FFE Hindrance DRM in the Location (A8.2)
     line: int = 0
 
 
@@ -104,6 +111,7 @@ class Moving:
     assault: bool = False
     dash: bool = False
     activities: tuple[str, ...] = ()  # project addition: A8.1/A8.12
+    bypass: bool = False  # project addition, issue 4: moving in Bypass (A8.21)
 
 
 @dataclass
@@ -112,6 +120,7 @@ class AttackedHere:
     option: str = "first_fire"
     fp: Fraction | None = None  # residual attacks: the strength used
     at_mf: Fraction | None = None  # mf_here when it was made (None: now)
+    drm: int | None = None  # project addition, issue 4: its total DRM (A8.22)
 
 
 @dataclass
@@ -139,6 +148,8 @@ class Unit:
     moving: Moving | None = None
     attacked_here: list[AttackedHere] = field(default_factory=list)
     directed: tuple[str, ...] = ()
+    armored: bool = False  # project addition, issue 4: a vehicle that is an AFV (A8.222)
+    vulnerable_prc: bool = False  # project addition, issue 4: its PRC are vulnerable (A8.222)
     line: int = 0
 
 
@@ -158,6 +169,13 @@ class AttackQuestion:
     dice: Dice | None = None
     keep_rof: tuple[str, ...] = ()
     at: Location | None = None  # project addition: the Location aimed at (A8.11)
+    # project additions, issue 4 (Residual FP, A8.2-A8.26):
+    ammo: str | None = None  # ammunition of a To Kill/ordnance attack (AMMO)
+    hit: bool | None = None  # ordnance: the To Hit DR hit (None: not stated)
+    dud: bool = False  # a Dud resulted (C7.35)
+    air_burst: bool = False  # an Air Burst (A8.26 EXC)
+    collateral: bool = False  # the attack is a Collateral Attack (A8.22)
+    spraying: tuple[Location, ...] = ()  # Spraying Fire: the other Location(s) affected (A8.24)
     line: int = 0
 
 
@@ -194,5 +212,7 @@ class Situation:
     locations: dict[Location, Terrain] = field(default_factory=dict)
     lines_of_sight: list[LineOfSight] = field(default_factory=list)
     residual_fp: dict[Location, Fraction] = field(default_factory=dict)
+    residual_on_crest: frozenset[Location] = frozenset()  # project addition, issue 4 (A8.21)
+    fire_lane_residual: dict[Location, Fraction] = field(default_factory=dict)  # issue 4 (A8.21)
     units: list[Unit] = field(default_factory=list)
     expect: list[Expectation] = field(default_factory=list)
