@@ -98,6 +98,15 @@ class Answer:
     after: dict[str, str] = field(default_factory=dict)
     fpf_nmc_dr: int | None = None
     firer_status: dict[str, str] = field(default_factory=dict)
+    kind: str = "attack"  # issue 5: or a CA question kind (model.CA_QUESTION_KINDS)
+    figures: dict[str, list[Any]] = field(default_factory=dict)  # issue 5: named figures, each a list of values
+
+    def figure(self, name: str) -> Any:
+        """A named figure: its value, a list when the KB gave several, None when it gave none."""
+        values = self.figures.get(name)
+        if not values:
+            return None
+        return values[0] if len(values) == 1 else list(values)
 
     @property
     def reasons(self) -> list[Reason]:
@@ -141,6 +150,8 @@ class Answer:
             "after": self.after,
             "fpf_nmc_dr": self.fpf_nmc_dr,
             "firer_status": self.firer_status,
+            "kind": self.kind,
+            "figures": {name: self.figure(name) for name in self.figures},
         }
 
 
@@ -212,6 +223,19 @@ def read_answers(symbols: list[Symbol]) -> dict[Any, Answer]:
             get(a[0]).fpf_nmc_dr = a[1].number
         elif n == "firer_status":
             get(a[0]).firer_status[a[1].string] = a[2].name
+        elif n == "ca_question":  # issue 5: the CA question kinds
+            get(a[0]).kind = a[1].name
+        elif n == "caq_firer":
+            get(a[0]).firers[a[1].string] = ""
+        elif n == "caq_target":
+            get(a[0]).targets.append(a[1].string)
+        elif n == "figure":
+            value = to_python(a[2])
+            value = {"true": True, "false": False}.get(value, value) if isinstance(value, str) else value
+            get(a[0]).figures.setdefault(a[1].name, []).append(value)
+    for ans in answers.values():
+        if ans.kind != "attack":
+            ans.firers = {f: ans.kind for f in ans.firers}
     for q, by_firer in fp_notes.items():
         if q in answers:
             for f, reasons in by_firer.items():

@@ -177,7 +177,27 @@ def compare(exp: Expectation, ans: Answer) -> list[Mismatch]:
     if "firer_status" in exp.given:
         got = {x: ans.firer_status.get(x, "no_effect") for x in exp.firer_status}
         want("firer_status", exp.firer_status, got)
+    for name, expected in exp.figures.items():  # issue 5: the named figures of the CA question kinds
+        if not _same_figure(expected, ans.figure(name)):
+            out.append(Mismatch(name, _figure_text(expected), _figure_text(ans.figure(name))))
     return out
+
+
+def _same_figure(expected: Any, actual: Any) -> bool:
+    """A figure as stated and as answered: a list stands for a set of values; a yes/no figure the KB
+    leaves out is no."""
+    if isinstance(expected, bool) and actual is None:
+        return expected is False
+    if isinstance(expected, (tuple, list)) or isinstance(actual, list):
+        as_set = lambda v: set(v) if isinstance(v, (tuple, list)) else {v}  # noqa: E731
+        return as_set(expected) == as_set(actual)
+    return expected == actual
+
+
+def _figure_text(value: Any) -> Any:
+    if isinstance(value, (tuple, list)):
+        return "[" + ", ".join(str(v) for v in value) + "]"
+    return value
 
 
 def check(situations: Sequence[Situation], *, eng: Engine | None = None, batch_size: int = 100) -> list[Outcome]:

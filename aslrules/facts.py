@@ -92,6 +92,8 @@ def situation_facts(sit: Situation) -> FactBuilder:
             fb.add("los_hexside_tem", a, b, Number(los.hexside_tem))
         if los.range is not None:
             fb.add("los_range", a, b, Number(los.range))
+        if los.cliff:
+            fb.add("los_cliff", a, b)
     for loc, fp in sit.residual_fp.items():
         fb.add("residual_counter", fb.location(loc), scaled(fp))
     for loc in sorted(sit.residual_on_crest, key=lambda x: x.name):
@@ -112,6 +114,7 @@ def _checked(value: str, vocabulary: tuple[str, ...]) -> str:
 
 def _unit_facts(fb: FactBuilder, u: model.Unit) -> None:
     uid = String(u.id)
+    _ca_unit_facts(fb, u)  # issue 5
     fb.add("unit", uid)
     fb.add("unit_side", uid, String(u.side))
     fb.add("unit_type", uid, _const(u.type, model.UNIT_TYPES))
@@ -182,6 +185,9 @@ def _unit_facts(fb: FactBuilder, u: model.Unit) -> None:
 
 def question_facts(fb: FactBuilder, qid: Symbol, q: AttackQuestion, sit: Situation) -> None:
     """Facts of one declared attack, as question `qid`."""
+    if isinstance(q, model.CaQuestion):  # issue 5: a CA question kind
+        ca_question_facts(fb, qid, q)
+        return
     fb.add("question", qid)
     if isinstance(q.option, dict):
         options = {f: q.option[f] for f in q.firers}
@@ -226,3 +232,96 @@ def question_facts(fb: FactBuilder, qid: Symbol, q: AttackQuestion, sit: Situati
 def iter_symbols(fb: FactBuilder) -> Iterator[Symbol]:
     for pred, args in fb.facts:
         yield Function(pred, list(args))
+
+
+# --------------------------------------------------------------------------- issue 5: Guns, vehicles, CA
+
+
+def _spine(fb: FactBuilder, pred: str, x: Symbol, spine: model.Hexspine) -> None:
+    fb.add(pred, x, fb.hex(spine[0]), fb.hex(spine[1]))
+
+
+def _ca_unit_facts(fb: FactBuilder, u: model.Unit) -> None:
+    """The Gun/vehicle facts of a unit and its weapons (kb/input.lp, "Guns, vehicles and Covered Arcs")."""
+    uid = String(u.id)
+    c = u.ca
+    if c.turret is not None:
+        fb.add("turret_type", uid, _const(c.turret, model.TURRETS))
+    if c.vca is not None:
+        _spine(fb, "vehicle_vca", uid, c.vca)
+    if c.tca is not None:
+        _spine(fb, "vehicle_tca", uid, c.tca)
+    if c.previous_vca is not None:
+        _spine(fb, "previous_vca", uid, c.previous_vca)
+    if c.bypass is not None:
+        fb.add("bypass_hexside", uid, fb.hex(c.bypass))
+    if c.tca_facing is not None:
+        fb.add("bypass_tca", uid, _const(c.tca_facing, model.BYPASS_FACINGS))
+    for flag, pred in ((c.bu, "vehicle_bu"), (c.ct, "vehicle_ct"), (c.motion, "vehicle_motion"),
+                       (c.on_road, "vehicle_on_road"), (c.motion_attempt, "motion_attempt"),
+                       (c.opportunity_fire, "opportunity_firer")):
+        if flag:
+            fb.add(pred, uid)
+    if c.entered_from is not None:
+        fb.add("entered_from", uid, fb.hex(c.entered_from))
+    for k, s in enumerate(c.shots):
+        fb.add("shot", uid, Number(k), String(s.weapon))
+        fb.add("shot_phase", uid, Number(k), _const(s.phase or _current_phase(fb), model.PHASES))
+        if s.target is not None:
+            fb.add("shot_target", uid, Number(k), String(s.target))
+        if not s.known:
+            fb.add("shot_unknown", uid, Number(k))
+        fb.add("shot_case_a", uid, Number(k), Number(s.case_a))
+    for w in u.weapons:
+        wid, wc = String(w.id), w.ca
+        if wc.ca is not None:
+            _spine(fb, "weapon_ca", wid, wc.ca)
+        if wc.ca_vertical is not None:
+            fb.add("weapon_ca_vertical", wid, _const(wc.ca_vertical, model.VERTICAL_CA))
+        if wc.turret is not None:
+            fb.add("turret_type", wid, _const(wc.turret, model.TURRETS))
+        if wc.calibre is not None:
+            fb.add("weapon_calibre", wid, Number(wc.calibre))
+        if wc.barrel is not None:
+            fb.add("weapon_barrel", wid, _const(wc.barrel, model.BARRELS))
+        if wc.mount is not None:
+            fb.add("weapon_mount", wid, _const(wc.mount, model.MOUNTS))
+        if wc.acquisition is not None:
+            fb.add("weapon_acquisition", wid, fb.location(wc.acquisition))
+        for flag, pred in ((wc.aa, "weapon_aa"), (wc.aa_gun, "weapon_aa_gun"), (wc.gun, "weapon_is_gun"),
+                           (wc.disabled, "weapon_disabled")):
+            if flag:
+                fb.add(pred, wid)
+
+
+def _current_phase(fb: FactBuilder) -> str:
+    """The situation's phase, as the loader spelled it (the first `phase` fact)."""
+    for pred, args in fb.facts:
+        if pred == "phase":
+            return next(p for p in model.PHASES if p.lower() == args[0].name)
+    raise ValueError("no phase fact yet")
+
+
+def ca_question_facts(fb: FactBuilder, qid: Symbol, q: model.CaQuestion) -> None:
+    """Facts of one CA question (kb/input.lp, "CA questions")."""
+    fb.add("ca_question", qid, _const(q.kind, model.CA_QUESTION_KINDS))
+    fb.add("caq_firer", qid, String(q.firer))
+    if q.target is not None:
+        fb.add("caq_target", qid, String(q.target))
+    if q.at is not None:
+        fb.add("caq_at", qid, fb.location(q.at))
+    for flag, pred in ((q.pivot, "caq_pivot"), (q.gun_duel, "caq_gun_duel"), (q.at_wall, "caq_at_wall")):
+        if flag:
+            fb.add(pred, qid)
+    if q.arc is not None:
+        fb.add("caq_arc", qid, _const(q.arc, model.CA_ARCS))
+    if q.to is not None:
+        _spine(fb, "caq_to", qid, q.to)
+    if q.to_facing is not None:
+        fb.add("caq_to_facing", qid, _const(q.to_facing, model.BYPASS_FACINGS))
+    if q.when is not None:
+        fb.add("caq_when", qid, _const(q.when, model.CA_WHEN))
+    if q.kind == "target_facing":
+        fb.add("caq_hit", qid, _const(q.hit, model.HITS))
+    if q.dice is not None and q.dice.colored is not None:
+        fb.add("caq_colored", qid, Number(q.dice.colored))

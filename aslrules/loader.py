@@ -30,6 +30,10 @@ from .model import (
     VERDICTS, WEAPON_KINDS, AttackedHere, AttackQuestion, Counter, Dice, Expectation, Hex,
     LineOfSight, Location, Moving, Situation, Terrain, Unit, Weapon,
 )
+from .model import (  # issue 5: the Covered Arc chart
+    BYPASS_FACINGS, CA_ARCS, CA_QUESTION_KINDS, CA_WHEN, FACINGS, HITS, MOUNTS, TURRETS, VERTICAL_CA, CaQuestion,
+    Shot, UnitCA, WeaponCA,
+)
 
 __all__ = ["load_file", "load_text", "parse_hex", "parse_location", "parse_counter"]
 
@@ -419,7 +423,246 @@ _DICE_KEYS = ("original", "colored")
 _COUNTER_REQUIRED = ("squad", "half_squad", "crew", "leader", "hero")
 
 
-class _Builder(_Reader):
+# --------------------------------------------------------------------------- issue 5: Guns, vehicles, CA
+# Project additions for the Covered Arc chart (docs/format-extensions.md, "Issue 5: Covered Arc"):
+# the Gun/vehicle fields of units and weapons, and the CA question kinds with their answer fields.
+
+_CA_UNIT_KEYS = ("turret", "vca", "tca", "previous_vca", "bypass", "bu", "ct", "motion", "on_road",
+                 "motion_attempt", "opportunity_fire", "entered_from", "shots")
+_CA_VEHICLE_KEYS = ("turret", "vca", "tca", "previous_vca", "bypass", "bu", "ct", "motion", "on_road",
+                    "motion_attempt")
+_CA_WEAPON_KEYS = ("ca", "turret", "calibre", "aa", "aa_gun", "mount", "gun", "disabled", "acquisition")
+_SHOT_KEYS = ("weapon", "phase", "target", "known", "case_a")
+_UNIT_KEYS = _UNIT_KEYS + _CA_UNIT_KEYS
+_WEAPON_KEYS = _WEAPON_KEYS + _CA_WEAPON_KEYS
+_LOS_KEYS = _LOS_KEYS + ("cliff",)
+_QUESTION_KEYS = _QUESTION_KEYS + CA_QUESTION_KINDS
+# The fields of each CA question, and the answer fields it may state (besides verdict, because).
+_CA_QUESTION_FIELDS = {
+    "case_a": ("firer", "target", "at", "pivot", "gun_duel", "at_wall"),
+    "ca_change": ("firer", "arc", "to", "when"),
+    "target_facing": ("firer", "target", "hit", "dice"),
+    "gun_elevation": ("firer", "target", "at"),
+}
+_CA_ANSWER_KEYS = {
+    "case_a": ("drm", "in_ca", "hexspines", "facings", "rof", "intensive_fire", "bog_checks"),
+    "ca_change": ("hexspines", "facings", "bog_checks", "mp", "no_movement"),
+    "target_facing": ("facing",),
+    "gun_elevation": ("range", "elevation_difference"),
+}
+_CA_ONLY_ANSWER_KEYS = tuple(sorted({k for keys in _CA_ANSWER_KEYS.values() for k in keys} - {"drm"}))
+_BOOL_FIGURES = ("in_ca", "intensive_fire", "no_movement")
+_CALIBRE_RE = re.compile(r"([1-9][0-9]{0,2})(L|LL)?")
+_GUN_KINDS = ("INF", "RCL", "MTR")
+
+
+class _CaMixin:
+    """Reads the issue-5 fields (mixed into _Builder, whose helpers it uses)."""
+
+    def _ca_checks(self) -> list[tuple[str, int, str, str, object]]:
+        """Checks needing every unit: (what, line, path, id, value)."""
+        if not hasattr(self, "_ca_pending"):
+            self._ca_pending: list[tuple[str, int, str, str, object]] = []
+        return self._ca_pending
+
+    def hexspine(self, node: Node, path: str, center: Hex) -> tuple[Hex, Hex]:
+        expected = f"a hexspine: two hexes like [X3, Y3], adjacent to each other and to {center.name}"
+        items = self.sequence(node, path, expected)
+        if len(items) != 2:
+            self.fail(node, path, expected, f"{len(items)} items")
+        first, second = (self.hex(item, item_path) for item, item_path in items)
+        if not (_adjacent(first, second) and _adjacent(first, center) and _adjacent(second, center)):
+            self.fail(node, path, expected, f"{first.name} and {second.name}")
+        return first, second
+
+    def neighbour(self, node: Node, path: str, center: Hex) -> Hex:
+        value = self.hex(node, path)
+        if not _adjacent(value, center):
+            self.fail(node, path, f"a hex adjacent to {center.name}", value.name)
+        return value
+
+    def unit_ca(self, fields: _Map, unit_id: str, unit_type: str, location: Location) -> UnitCA:
+        if unit_type != "vehicle":
+            for key in _CA_VEHICLE_KEYS:
+                if key in fields.items:
+                    self.fail(fields.items[key][0], fields.at(key), f"'{key}' only on a vehicle", unit_type)
+        center = location.hex
+        spine = lambda n, p: self.hexspine(n, p, center)  # noqa: E731
+        ca = UnitCA(
+            turret=self.optional(fields, "turret", self.one_of(TURRETS), None),
+            vca=self.optional(fields, "vca", spine, None),
+            previous_vca=self.optional(fields, "previous_vca", spine, None),
+            bypass=self.optional(fields, "bypass", lambda n, p: self.neighbour(n, p, center), None),
+            bu=self.optional(fields, "bu", self.boolean, False),
+            ct=self.optional(fields, "ct", self.boolean, False),
+            motion=self.optional(fields, "motion", self.boolean, False),
+            on_road=self.optional(fields, "on_road", self.boolean, False),
+            motion_attempt=self.optional(fields, "motion_attempt", self.boolean, False),
+            opportunity_fire=self.optional(fields, "opportunity_fire", self.boolean, False),
+            entered_from=self.optional(fields, "entered_from", lambda n, p: self.neighbour(n, p, center), None),
+            shots=self.optional(fields, "shots", lambda n, p: self.shots(n, p, unit_id), []),
+        )
+        tca = fields.get("tca")
+        if tca is not None:
+            at = fields.at("tca")
+            if ca.turret not in ("T", "ST"):
+                self.fail(fields.items["tca"][0], at, "'tca' only on a vehicle with a turret (turret: T or ST)")
+            if isinstance(tca, ScalarNode) and ca.bypass is not None:
+                ca.tca_facing = self.choice(tca, at, BYPASS_FACINGS, f"a facing: {', '.join(BYPASS_FACINGS)} "
+                                            "(in Bypass the TCA points to a facing, D2.32)")
+            elif ca.bypass is not None:
+                self.fail(tca, at, f"a facing: {', '.join(BYPASS_FACINGS)} (in Bypass the TCA points to a facing, D2.32)")
+            else:
+                ca.tca = spine(tca, at)
+        for key, need in (("previous_vca", "vca"), ("bypass", "vca")):
+            if key in fields.items and need not in fields.items:
+                self.fail(fields.items[key][0], fields.at(key), f"a '{need}' with '{key}'")
+        return ca
+
+    def shots(self, node: Node, path: str, unit_id: str) -> list[Shot]:
+        result: list[Shot] = []
+        for item, item_path in self.sequence(node, path, "a list of shots like {weapon: W, target: T}"):
+            fields = self.mapping(item, item_path, _SHOT_KEYS, required=("weapon",))
+            weapon = self.required(fields, "weapon", lambda n, p: self.ref(n, p, "weapon"))
+            self._ca_checks().append(("shot", _line(fields.items["weapon"][1]), fields.at("weapon"), unit_id, weapon))
+            result.append(Shot(
+                weapon=weapon,
+                phase=self.optional(fields, "phase", self.one_of(PHASES), None),
+                target=self.optional(fields, "target", lambda n, p: self.ref(n, p, "unit"), None),
+                known=self.optional(fields, "known", self.boolean, True),
+                case_a=self.optional(fields, "case_a", self.whole(0, 20), 0),
+            ))
+        return result
+
+    def weapon_ca(self, fields: _Map) -> WeaponCA:
+        unit_type, location = getattr(self, "ca_context", (None, None))
+        vehicle = unit_type == "vehicle"
+        for key in ("ca", "turret"):
+            if vehicle and key in fields.items:
+                self.fail(fields.items[key][0], fields.at(key),
+                          f"'{key}' only on a weapon of a unit that is not a vehicle (a vehicle's weapons use its vca/tca)")
+        if "mount" in fields.items and not vehicle:
+            self.fail(fields.items["mount"][0], fields.at("mount"), "'mount' only on a vehicle's weapon", unit_type)
+        kind_node = fields.get("kind")
+        kind = kind_node.value if isinstance(kind_node, ScalarNode) else ""
+        if "gun" in fields.items and kind not in _GUN_KINDS:
+            self.fail(fields.items["gun"][0], fields.at("gun"), f"'gun' only on a weapon of kind {', '.join(_GUN_KINDS)}", kind)
+        ca = WeaponCA(
+            turret=self.optional(fields, "turret", self.one_of(("T", "NT")), None),
+            aa=self.optional(fields, "aa", self.boolean, False),
+            aa_gun=self.optional(fields, "aa_gun", self.boolean, False),
+            mount=self.optional(fields, "mount", self.one_of(MOUNTS), None),
+            gun=self.optional(fields, "gun", self.boolean, False),
+            disabled=self.optional(fields, "disabled", self.boolean, False),
+            acquisition=self.optional(fields, "acquisition", self.location, None),
+        )
+        node = fields.get("calibre")
+        if node is not None:
+            expected = "a calibre in mm like 75, 75L, 37LL or 20L"
+            text = self.text(node, fields.at("calibre"), expected)
+            match = _CALIBRE_RE.fullmatch(text)
+            if match is None:
+                self.fail(node, fields.at("calibre"), expected, text)
+            ca.calibre, ca.barrel = int(match.group(1)), match.group(2)
+        node = fields.get("ca")
+        if node is not None and location is not None:
+            if isinstance(node, ScalarNode):
+                ca.ca_vertical = self.choice(node, fields.at("ca"), VERTICAL_CA,
+                                             "a hexspine like [X3, Y3], or up/down (a CA set up/down a stairwell)")
+            else:
+                ca.ca = self.hexspine(node, fields.at("ca"), location.hex)
+        return ca
+
+    def ca_expectation(self, fields: _Map, kind: str, node: Node) -> Expectation:
+        allowed = ("verdict", "because") + _CA_ANSWER_KEYS[kind]
+        for key, (key_node, _) in fields.items.items():
+            if key != kind and key not in allowed:
+                self.fail(key_node, fields.at(key), f"an answer field of a {kind} question: {', '.join(allowed)}", key)
+        figures: dict[str, object] = {}
+        for key in _CA_ANSWER_KEYS[kind]:
+            if key == "drm" or key not in fields.items:
+                continue
+            if key in _BOOL_FIGURES:
+                figures[key] = self.required(fields, key, self.boolean)
+            elif key == "facing":
+                figures[key] = self.required(fields, key, self.facings)
+            else:
+                figures[key] = self.required(fields, key, self.integer)
+        return Expectation(
+            kind=kind,
+            question=self.required(fields, kind, lambda n, p: self.ca_question(n, p, kind)),
+            verdict=self.required(fields, "verdict", self.one_of(VERDICTS)),
+            because=self.optional(fields, "because", self.rule_ids, ()),
+            drm=self.optional(fields, "drm", self.integer, None),
+            figures=figures,
+            line=_line(node),
+            given=frozenset(key for key in allowed if key in fields.items),
+        )
+
+    def facings(self, node: Node, path: str) -> tuple[str, ...]:
+        """A facing, or a list of them (the target's choice along a hexspine)."""
+        if isinstance(node, ScalarNode):
+            return (self.choice(node, path, FACINGS),)
+        return self.distinct(node, path, FACINGS, "facing")
+
+    def ca_question(self, node: Node, path: str, kind: str) -> CaQuestion:
+        fields = self.mapping(node, path, _CA_QUESTION_FIELDS[kind], required=("firer",))
+        want = "weapon" if kind in ("case_a", "gun_elevation") else "unit or weapon"
+        question = CaQuestion(
+            kind=kind,
+            firer=self.required(fields, "firer", lambda n, p: self.ref(n, p, want)),
+            target=self.optional(fields, "target", lambda n, p: self.ref(n, p, "unit"), None),
+            at=self.optional(fields, "at", self.location, None),
+            pivot=self.optional(fields, "pivot", self.boolean, False),
+            gun_duel=self.optional(fields, "gun_duel", self.boolean, False),
+            at_wall=self.optional(fields, "at_wall", self.boolean, False),
+            arc=self.optional(fields, "arc", self.one_of(CA_ARCS), None),
+            when=self.optional(fields, "when", self.one_of(CA_WHEN), None),
+            hit=self.optional(fields, "hit", self.one_of(HITS), "hull"),
+            dice=self.optional(fields, "dice", self.dice, None),
+            line=_line(node),
+        )
+        if kind in ("case_a", "gun_elevation") and (question.target is None) == (question.at is None):
+            self.fail(node, path, "exactly one of 'target' and 'at'")
+        if kind == "target_facing" and question.target is None:
+            self.fail(node, path + ".target", "a field 'target' (required)")
+        if kind == "ca_change":
+            to = fields.get("to")
+            if to is None:
+                self.fail(node, path + ".to", "a field 'to' (required): the hexspine the CA turns to")
+            if isinstance(to, ScalarNode):
+                question.to_facing = self.choice(to, path + ".to", BYPASS_FACINGS,
+                                                 "a hexspine like [X3, Y3], or a Bypass facing "
+                                                 f"({', '.join(BYPASS_FACINGS)})")
+            else:
+                items = self.sequence(to, path + ".to", "a hexspine like [X3, Y3]")
+                if len(items) != 2:
+                    self.fail(to, path + ".to", "a hexspine like [X3, Y3]", f"{len(items)} items")
+                question.to = (self.hex(*items[0]), self.hex(*items[1]))
+                self._ca_checks().append(("to", _line(to), path + ".to", question.firer, question.to))
+            if question.arc is not None:
+                self._ca_checks().append(("arc", _line(fields.items["arc"][1]), path + ".arc", question.firer,
+                                          question.arc))
+        return question
+
+    def check_ca(self, situation: Situation) -> None:
+        units = {unit.id: unit for unit in situation.units}
+        owner = {weapon.id: unit for unit in situation.units for weapon in unit.weapons}
+        for what, line, path, ident, value in self._ca_checks():
+            if what == "shot" and (ident not in units or value not in {w.id for w in units[ident].weapons}):
+                self.fail(line, path, f"one of {ident}'s own weapons", value)
+            unit = units.get(ident) or owner.get(ident)
+            if what == "arc" and (ident not in units or units[ident].type != "vehicle"):
+                self.fail(line, path, "'arc' only when the firer is a vehicle", value)
+            if what == "to" and unit is not None:
+                center = unit.location.hex
+                first, second = value
+                if not (_adjacent(first, second) and _adjacent(first, center) and _adjacent(second, center)):
+                    self.fail(line, path, f"a hexspine: two hexes adjacent to each other and to {center.name}",
+                              f"{first.name} and {second.name}")
+
+
+class _Builder(_CaMixin, _Reader):
     """Builds a Situation from the node tree; then `cross_check` resolves ids and stacks."""
 
     def __init__(self, file: str, default_board: str | None = None) -> None:
@@ -566,6 +809,7 @@ class _Builder(_Reader):
             hexside_tem=self.optional(fields, "hexside_tem", non_negative, 0),
             blocked=self.optional(fields, "blocked", self.boolean, False),
             range=self.optional(fields, "range", non_negative, None),
+            cliff=self.optional(fields, "cliff", self.boolean, False),
             line=_line(node),
         )
 
@@ -620,6 +864,7 @@ class _Builder(_Reader):
             self.required(fields, "hex", self.hex),
             self.optional(fields, "level", self.whole(MIN_LEVEL, MAX_LEVEL), 0),
         )
+        self.ca_context = (unit_type, location)  # issue 5: the unit whose weapons are read
         return Unit(
             id=unit_id,
             side=side,
@@ -633,6 +878,7 @@ class _Builder(_Reader):
             moving=self.optional(fields, "moving", self.moving, None),
             attacked_here=self.optional(fields, "attacked_here", self.attacked_here, []),
             directed=self.optional(fields, "directed", self.ids("unit or weapon"), ()),
+            ca=self.unit_ca(fields, unit_id, unit_type, location),
             armored=self.optional(fields, "armored", self.boolean, False),
             vulnerable_prc=self.optional(fields, "vulnerable_prc", self.boolean, False),
             line=_line(node),
@@ -680,6 +926,7 @@ class _Builder(_Reader):
             fire=self.optional(fields, "fire", self.fire_counter, "none"),
             fire_lane=self.optional(fields, "fire_lane", self.boolean, False),
             malfunctioned=self.optional(fields, "malfunctioned", self.boolean, False),
+            ca=self.weapon_ca(fields),
             line=_line(node),
         )
 
@@ -717,11 +964,16 @@ class _Builder(_Reader):
         return [self.expectation(item, item_path) for item, item_path in self.sequence(node, path)]
 
     def expectation(self, node: Node, path: str) -> Expectation:
-        fields = self.mapping(node, path, _QUESTION_KEYS + _ANSWER_KEYS, required=("verdict",),
+        fields = self.mapping(node, path, _QUESTION_KEYS + _ANSWER_KEYS + _CA_ONLY_ANSWER_KEYS, required=("verdict",),
                               what="a mapping with a question (attack) and answer fields")
         questions = [key for key in _QUESTION_KEYS if key in fields.items]
         if len(questions) != 1:
             self.fail(node, path, f"exactly one question key among {', '.join(_QUESTION_KEYS)}")
+        if questions[0] != "attack":  # issue 5: a CA question kind
+            return self.ca_expectation(fields, questions[0], node)
+        for key in _CA_ONLY_ANSWER_KEYS:
+            if key in fields.items:
+                self.fail(fields.items[key][0], fields.at(key), "an answer field of an attack question", key)
         return Expectation(
             kind=questions[0],
             question=self.required(fields, "attack", self.attack),
@@ -832,6 +1084,7 @@ class _Builder(_Reader):
             self.check_ref(ref)
         self.check_attacker(situation)
         self.check_moving(situation)
+        self.check_ca(situation)
 
     def check_ref(self, ref: _Ref) -> None:
         defined = self.defined.get(ref.id)

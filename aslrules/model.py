@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 from fractions import Fraction
+from typing import Any
 
 PHASES = ("RPh", "PFPh", "MPh", "DFPh", "AFPh", "RtPh", "APh", "CCPh")
 UNIT_TYPES = ("squad", "half_squad", "crew", "leader", "hero", "vehicle", "gun")
@@ -47,6 +48,9 @@ READINGS = {
     "residual_half": ("highest_column", "exact_half"),
     "pinned_halving": ("separate", "area_fire"),
     "adjacent_levels": ("one_level", "same_level"),
+    # issue 5: Case A when a Bypass vehicle fires within its pre-existing side TCA (D2.32):
+    # as one facing change, or with the +1 side facing too.
+    "bypass_side_ca": ("one_change", "with_side"),
 }
 
 
@@ -87,6 +91,7 @@ class LineOfSight:
     hexside_tem: int = 0
     blocked: bool = False
     range: int | None = None
+    cliff: bool = False  # project addition, issue 5: the LOF crosses a Cliff (C2.6, B11.31)
     line: int = 0
 
 
@@ -101,6 +106,7 @@ class Weapon:
     fire: str = "none"
     fire_lane: bool = False
     malfunctioned: bool = False
+    ca: WeaponCA = field(default_factory=lambda: WeaponCA())  # project addition, issue 5
     line: int = 0
 
 
@@ -150,6 +156,7 @@ class Unit:
     directed: tuple[str, ...] = ()
     armored: bool = False  # project addition, issue 4: a vehicle that is an AFV (A8.222)
     vulnerable_prc: bool = False  # project addition, issue 4: its PRC are vulnerable (A8.222)
+    ca: UnitCA = field(default_factory=lambda: UnitCA())  # project addition, issue 5
     line: int = 0
 
 
@@ -183,8 +190,8 @@ class AttackQuestion:
 class Expectation:
     """One `expect:` item: a question and the answer fields a source states."""
 
-    kind: str  # "attack" (later issues add kinds)
-    question: AttackQuestion
+    kind: str  # "attack", or a CA question kind (CA_QUESTION_KINDS, issue 5)
+    question: AttackQuestion | CaQuestion
     # expected answer fields; only those present are checked
     verdict: str | None = None
     because: tuple[str, ...] = ()
@@ -197,6 +204,7 @@ class Expectation:
     after: dict[str, str] = field(default_factory=dict)
     fpf_nmc_dr: int | None = None
     firer_status: dict[str, str] = field(default_factory=dict)
+    figures: dict[str, Any] = field(default_factory=dict)  # issue 5: named answer figures (CA kinds)
     line: int = 0
     given: frozenset[str] = frozenset()  # names of the answer fields present
 
@@ -216,3 +224,88 @@ class Situation:
     fire_lane_residual: dict[Location, Fraction] = field(default_factory=dict)  # issue 4 (A8.21)
     units: list[Unit] = field(default_factory=list)
     expect: list[Expectation] = field(default_factory=list)
+
+
+# --------------------------------------------------------------------------- issue 5: Guns, vehicles, CA
+# Project additions for the Covered Arc chart (docs/format-extensions.md, "Issue 5").
+
+TURRETS = ("T", "ST", "NT")  # turret symbol: circle, square (ST/RST/1MT), none
+MOUNTS = ("MA", "CMG", "BMG", "AAMG", "IFE")  # how a vehicular weapon is mounted
+BYPASS_FACINGS = ("front", "rear", "inner_side", "outer_side")  # D2.32: where a Bypass TCA points
+VERTICAL_CA = ("up", "down")  # a CA set by fire up/down a stairwell (chart footnote **)
+CA_QUESTION_KINDS = ("case_a", "ca_change", "target_facing", "gun_elevation")
+CA_ARCS = ("vca", "tca")
+CA_WHEN = ("end_of_phase", "mp", "motion_attempt", "bypass_move", "limbering", "hooking", "turret_shot")
+HITS = ("hull", "turret")
+FACINGS = ("front", "side", "rear")
+BARRELS = ("L", "LL")
+
+Hexspine = tuple[Hex, Hex]  # the hexspine formed by two hexes, both adjacent to the unit's hex
+
+
+@dataclass
+class WeaponCA:
+    """A weapon's Gun/CA fields (issue 5)."""
+
+    ca: Hexspine | None = None  # a Gun's CA; a SW's CA specified by its fire this phase
+    ca_vertical: str | None = None  # VERTICAL_CA: that CA was set up/down a stairwell
+    turret: str | None = None  # a non-vehicular Gun: NT (default) or T (circle)
+    calibre: int | None = None  # mm
+    barrel: str | None = None  # BARRELS
+    aa: bool = False  # capable of AA fire
+    aa_gun: bool = False  # an AA Gun
+    mount: str | None = None  # MOUNTS, a vehicle's weapon
+    gun: bool = False  # an INF/RCL/MTR that is a Gun counter, not a SW
+    disabled: bool = False
+    acquisition: Location | None = None  # it holds Acquisition on that Location
+
+
+@dataclass
+class Shot:
+    """A shot the unit already made this Player Turn (D3.5, D3.51, C5.11, C5.12, A9.21)."""
+
+    weapon: str
+    phase: str | None = None  # None: the current phase
+    target: str | None = None
+    known: bool = True  # at a unit Known to it (D3.51)
+    case_a: int = 0  # the Case A DRM it paid (D3.5)
+
+
+@dataclass
+class UnitCA:
+    """A unit's vehicle/Gun fields (issue 5)."""
+
+    turret: str | None = None  # vehicle: TURRETS
+    vca: Hexspine | None = None
+    tca: Hexspine | None = None
+    tca_facing: str | None = None  # BYPASS_FACINGS, a vehicle in Bypass
+    previous_vca: Hexspine | None = None  # its VCA at the start of this phase (C5.11)
+    bypass: Hex | None = None  # in Bypass along the hexside shared with this hex (D2.32)
+    bu: bool = False
+    ct: bool = False
+    motion: bool = False
+    on_road: bool = False
+    motion_attempt: bool = False  # a successful Motion Attempt this phase (D2.401)
+    opportunity_fire: bool = False  # declared an Opportunity Firer (A7.25)
+    entered_from: Hex | None = None  # the hex it entered its Location from this Player Turn (C5.51)
+    shots: list[Shot] = field(default_factory=list)
+
+
+@dataclass
+class CaQuestion:
+    """A question of a CA kind (CA_QUESTION_KINDS): case_a, ca_change, target_facing, gun_elevation."""
+
+    kind: str
+    firer: str
+    target: str | None = None
+    at: Location | None = None
+    pivot: bool = False  # case_a: a turret weapon pivots the VCA instead (D3.51)
+    gun_duel: bool = False  # case_a: part of a Gun Duel (C2.2401)
+    at_wall: bool = False  # case_a: a BMG fires at a wall hexside (D3.1)
+    arc: str | None = None  # ca_change: CA_ARCS of a vehicle
+    to: Hexspine | None = None  # ca_change: the hexspine turned to
+    to_facing: str | None = None  # ca_change: BYPASS_FACINGS, a Bypass TCA
+    when: str | None = None  # ca_change: CA_WHEN (default end_of_phase)
+    hit: str = "hull"  # target_facing: HITS
+    dice: Dice | None = None  # target_facing: the To Hit DR (its colored die)
+    line: int = 0

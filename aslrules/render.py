@@ -39,7 +39,13 @@ def answer_lines(a: Answer, indent: str = "") -> list[str]:
         lines.append(f"{i1}DRM {_signed(a.drm)}")
         for p in a.drm_parts:
             lines.append(f"{i2}{_signed(p.value)} {p.rule}: {p.text}")
-    lines.append(f"{i1}leader direction: {'yes' if a.leader_direction else 'no'}")
+    if a.kind == "attack":
+        lines.append(f"{i1}leader direction: {'yes' if a.leader_direction else 'no'}")
+    for name in a.figures:  # issue 5: the named figures of the CA question kinds
+        value = a.figure(name)
+        shown = lambda v: {True: "yes", False: "no"}.get(v, v) if isinstance(v, bool) else v  # noqa: E731
+        text = ", ".join(str(shown(v)) for v in value) if isinstance(value, list) else str(shown(value))
+        lines.append(f"{i1}{name.replace('_', ' ')}: {text}")
     if a.breakdown:
         lines.append(f"{i1}B#: " + ", ".join(f"{w} {b}" for w, b in a.breakdown.items()))
         for r in a.breakdown_notes:
