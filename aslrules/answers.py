@@ -227,8 +227,12 @@ def read_answers(symbols: list[Symbol]) -> dict[Any, Answer]:
             get(a[0]).kind = a[1].name
         elif n == "caq_firer":
             get(a[0]).firers[a[1].string] = ""
-        elif n == "caq_target":
+        elif n in ("caq_target", "caq_at"):
             get(a[0]).targets.append(a[1].string)
+        elif n == "caq_to":  # a ca_change's new hexspine, or Bypass facing
+            get(a[0]).targets.append(f"hexspine {a[1].string}/{a[2].string}")
+        elif n == "caq_to_facing":
+            get(a[0]).targets.append(f"facing {a[1].name}")
         elif n == "figure":
             value = to_python(a[2])
             value = {"true": True, "false": False}.get(value, value) if isinstance(value, str) else value

@@ -84,7 +84,12 @@ def json_lines(a: dict[str, Any]) -> list[str]:
     if a["drm"] is not None:
         lines.append(f"DRM {a['drm']:+d}")
         lines += [f"{p['value']:+d} {p['rule']}: {p['text']}" for p in a["drm_parts"]]
-    lines.append(f"leader direction: {'yes' if a['leader_direction'] else 'no'}")
+    if a.get("kind", "attack") == "attack":
+        lines.append(f"leader direction: {'yes' if a['leader_direction'] else 'no'}")
+    for name, value in a.get("figures", {}).items():  # issue 5: the CA question kinds' named figures
+        shown = lambda v: {True: "yes", False: "no"}.get(v, v) if isinstance(v, bool) else v  # noqa: E731
+        text = ", ".join(str(shown(v)) for v in value) if isinstance(value, list) else str(shown(value))
+        lines.append(f"{name.replace('_', ' ')}: {text}")
     if a["breakdown"]:
         lines.append("B#: " + ", ".join(f"{w} {b}" for w, b in a["breakdown"].items()))
         lines += [f"{r['rule']}: {r['text']}" for r in a["breakdown_reasons"]]
