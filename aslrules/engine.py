@@ -45,9 +45,197 @@ def kb_files(directory: Path | None = None) -> list[Path]:
 
 
 def _parse(files: Sequence[Path]) -> list[ast.AST]:
+    """The KB's statements, comments left out (they cost ProgramBuilder time and ground to nothing)."""
     stms: list[ast.AST] = []
-    ast.parse_files([str(f) for f in files], stms.append)
+    ast.parse_files([str(f) for f in files],
+                    lambda s: stms.append(s) if s.ast_type != ast.ASTType.Comment else None)
     return stms
+
+
+# --------------------------------------------------------------------------- relevance
+#
+# Grounding a rule costs time even when nothing matches it (about 25 microseconds a
+# rule, performance-notes.md), and a question uses only part of the KB: no Snap Shot
+# rule can fire without a q_hexside fact, no Final Fire rule without a final_fire
+# option.  `Relevance` drops the rules that cannot fire for a given set of facts, by an
+# over-approximation of what is derivable: per predicate and argument position, the
+# set of symbolic constants it may hold (or "anything").  A rule is kept when each of
+# its positive body atoms may match something derivable; what its head may then derive
+# is added, until nothing changes.  Dropping a rule whose positive body can never hold
+# changes no answer; tests/test_engine.py checks pruned against full answers.
+
+_ANY = None  # an argument position that may hold anything
+_SCALAR = ("s",)  # the token of numbers and strings
+
+
+def _sig(t: ast.AST) -> tuple[str, int] | None:
+    if t.ast_type == ast.ASTType.Function and not t.external:
+        return t.name, len(t.arguments)
+    if t.ast_type == ast.ASTType.SymbolicTerm and t.symbol.type == clingo.SymbolType.Function:
+        return t.symbol.name, len(t.symbol.arguments)
+    return None
+
+
+def _symbol_token(sym: Symbol) -> tuple:
+    """What the analysis keeps of a value: a constant's name, a compound's name and arity, or scalar."""
+    if sym.type == clingo.SymbolType.Function:
+        args = sym.arguments
+        return ("f", sym.name, len(args)) if args else ("c", sym.name)
+    return _SCALAR
+
+
+def _arg_spec(a: ast.AST) -> tuple:
+    """An argument of an atom in the KB: ("tok", token), ("var", name) or ("other",)."""
+    kind = a.ast_type
+    if kind == ast.ASTType.Variable:
+        return ("other",) if a.name == "_" else ("var", a.name)
+    if kind == ast.ASTType.SymbolicTerm:
+        if a.symbol.type in (clingo.SymbolType.Function, clingo.SymbolType.Number, clingo.SymbolType.String):
+            return ("tok", _symbol_token(a.symbol))
+        return ("other",)
+    if kind == ast.ASTType.Function and not a.external:
+        return ("tok", ("f", a.name, len(a.arguments)) if a.arguments or not a.name else ("c", a.name))
+    if kind == ast.ASTType.BinaryOperation:
+        return ("tok", _SCALAR)  # arithmetic gives a number (or nothing)
+    return ("other",)
+
+
+def _atom_specs(t: ast.AST) -> tuple[tuple[str, int], list[tuple]]:
+    if t.ast_type == ast.ASTType.SymbolicTerm:
+        return _sig(t), [("tok", _symbol_token(a)) for a in t.symbol.arguments]
+    return _sig(t), [_arg_spec(a) for a in t.arguments]
+
+
+def _head_atoms(node: ast.AST) -> list[ast.AST]:
+    """The atom terms of every symbolic atom below a rule head (pools expanded)."""
+    found: list[ast.AST] = []
+
+    class Collect(ast.Transformer):
+        def visit_SymbolicAtom(self, x: ast.AST) -> ast.AST:
+            terms = x.symbol.arguments if x.symbol.ast_type == ast.ASTType.Pool else [x.symbol]
+            found.extend(t for t in terms if _sig(t) is not None)
+            return x
+
+    Collect()(node)
+    return found
+
+
+Domain = dict[tuple[str, int], list]  # signature -> per position: a set of tokens, or _ANY
+
+
+class Relevance:
+    """Which rules of a program can fire, given the predicates and value shapes of the facts."""
+
+    def __init__(self, stms: Sequence[ast.AST]):
+        self.size = len(stms)
+        self.rules: list[tuple[int, list, list]] = []  # (statement index, body requirements, head atoms)
+        for i, s in enumerate(stms):
+            if s.ast_type != ast.ASTType.Rule:
+                continue
+            body = []
+            for lit in s.body:
+                if (lit.ast_type == ast.ASTType.Literal and lit.sign == ast.Sign.NoSign
+                        and lit.atom.ast_type == ast.ASTType.SymbolicAtom and _sig(lit.atom.symbol) is not None):
+                    body.append(_atom_specs(lit.atom.symbol))
+            heads = [_atom_specs(t) for t in _head_atoms(s.head)]
+            self.rules.append((i, body, heads))
+        self.watch: dict[tuple[str, int], list[int]] = {}  # predicate -> rules with it in the body
+        for r, (_, body, _) in enumerate(self.rules):
+            for sig in {sig for sig, _ in body}:
+                self.watch.setdefault(sig, []).append(r)
+        self._is_rule = {i for i, _, _ in self.rules}
+
+    @staticmethod
+    def domain(facts: Iterable[Fact], into: Domain | None = None) -> Domain:
+        """The facts, abstracted: per predicate and position, the tokens of the values seen."""
+        dom: Domain = {} if into is None else into
+        seen: dict[int, tuple] = {}  # one symbol object often stands in many facts (a unit's id)
+        for pred, args in facts:
+            sig = (pred, len(args))
+            slots = dom.get(sig)
+            if slots is None:
+                slots = dom[sig] = [set() for _ in args]
+            for k, a in enumerate(args):
+                token = seen.get(id(a))
+                if token is None:
+                    token = seen[id(a)] = _symbol_token(a)
+                slots[k].add(token)
+        return dom
+
+    @staticmethod
+    def key(dom: Domain) -> frozenset:
+        """A hashable form of an abstract domain (the live rules depend on nothing else)."""
+        return frozenset((sig, tuple(None if x is _ANY else frozenset(x) for x in slots)) for sig, slots in dom.items())
+
+    def live(self, dom: Domain) -> list[int]:
+        """Indices of the statements to keep: every non-rule, and the rules that may fire."""
+        dom = {sig: [x if x is _ANY else set(x) for x in slots] for sig, slots in dom.items()}
+        alive: set[int] = set()
+        queue = list(range(len(self.rules)))
+        queued = set(queue)
+        while queue:
+            r = queue.pop()
+            queued.discard(r)
+            i, body, heads = self.rules[r]
+            binding = self._match(body, dom)
+            if binding is None:
+                continue
+            alive.add(i)
+            for sig, args in heads:
+                if self._derive(dom, sig, args, binding):
+                    for r2 in self.watch.get(sig, ()):
+                        if r2 not in queued:
+                            queued.add(r2)
+                            queue.append(r2)
+        return [i for i in range(self.size) if i not in self._is_rule or i in alive]
+
+    @staticmethod
+    def _match(body: list, dom: Domain) -> dict[str, set | None] | None:
+        """The possible tokens of the body's variables, or None when some atom can match nothing."""
+        binding: dict[str, set | None] = {}
+        for sig, args in body:
+            slots = dom.get(sig)
+            if slots is None:
+                return None
+            for spec, slot in zip(args, slots):
+                if spec[0] == "tok":
+                    if slot is not _ANY and spec[1] not in slot:
+                        return None
+                elif spec[0] == "var":
+                    name = spec[1]
+                    if slot is _ANY:
+                        binding.setdefault(name, _ANY)
+                    elif binding.get(name, _ANY) is _ANY:
+                        binding[name] = set(slot)
+                    else:
+                        binding[name] &= slot
+                        if not binding[name]:
+                            return None
+        return binding
+
+    @staticmethod
+    def _derive(dom: Domain, sig: tuple[str, int], args: list, binding: dict) -> bool:
+        """Add what a head atom may derive; True if the domain grew."""
+        slots = dom.get(sig)
+        changed = False
+        if slots is None:
+            slots = dom[sig] = [set() for _ in args]
+            changed = True
+        for k, spec in enumerate(args):
+            if slots[k] is _ANY:
+                continue
+            if spec[0] == "tok":
+                new = {spec[1]}
+            elif spec[0] == "var" and binding.get(spec[1], _ANY) is not _ANY:
+                new = binding[spec[1]]
+            else:
+                slots[k] = _ANY
+                changed = True
+                continue
+            if not new <= slots[k]:
+                slots[k] |= new
+                changed = True
+        return changed
 
 
 # --------------------------------------------------------------------------- batch rewrite
@@ -128,6 +316,21 @@ class _AddCase(ast.Transformer):
         return t
 
 
+def _binds_case(lit: ast.AST, dynamic: set[tuple[str, int]]) -> bool:
+    """A positive body literal over a situation-dependent predicate binds the case variable."""
+    if lit.ast_type != ast.ASTType.Literal or lit.sign != ast.Sign.NoSign:
+        return False
+    atom = lit.atom
+    if atom.ast_type != ast.ASTType.SymbolicAtom:
+        return False
+    t = atom.symbol
+    if t.ast_type == ast.ASTType.Function:
+        return (t.name, len(t.arguments)) in dynamic
+    if t.ast_type == ast.ASTType.SymbolicTerm and t.symbol.type == clingo.SymbolType.Function:
+        return (t.symbol.name, len(t.symbol.arguments)) in dynamic
+    return False
+
+
 def batch_program(stms: Sequence[ast.AST]) -> list[ast.AST]:
     """The KB with a case argument on every situation-dependent predicate."""
     dynamic = dynamic_predicates(stms)
@@ -143,12 +346,16 @@ def batch_program(stms: Sequence[ast.AST]) -> list[ast.AST]:
             if not any(p in dynamic for p in heads + body):
                 out.append(s)
                 continue
-            loc = s.location
-            guard = ast.Literal(
-                loc, ast.Sign.NoSign,
-                ast.SymbolicAtom(ast.Function(loc, CASE_PRED, [ast.Variable(loc, CASE_VAR)], 0)),
-            )
-            out.append(ast.Rule(loc, add(s.head), [guard, *(add(b) for b in s.body)]))
+            body_out = [add(b) for b in s.body]
+            if not any(_binds_case(b, dynamic) for b in s.body):
+                # nothing in the body binds the case: guard it (a guard on every rule would
+                # make the grounder visit every rule once per case, even with nothing to match)
+                loc = s.location
+                body_out.insert(0, ast.Literal(
+                    loc, ast.Sign.NoSign,
+                    ast.SymbolicAtom(ast.Function(loc, CASE_PRED, [ast.Variable(loc, CASE_VAR)], 0)),
+                ))
+            out.append(ast.Rule(s.location, add(s.head), body_out))
         elif s.ast_type in (ast.ASTType.ShowSignature, ast.ASTType.Defined):
             if (s.name, s.arity) in dynamic:
                 out.append(s.update(arity=s.arity + 1))
@@ -165,10 +372,30 @@ def batch_program(stms: Sequence[ast.AST]) -> list[ast.AST]:
 class Engine:
     """Holds the parsed KB; answers situations."""
 
-    def __init__(self, directory: Path | None = None):
+    def __init__(self, directory: Path | None = None, *, prune: bool = True):
         self.files = kb_files(directory)
         self.program = _parse(self.files)
         self._batch: list[ast.AST] | None = None
+        self.prune = prune
+        self._relevance: Relevance | None = None
+        self._programs: dict[tuple[frozenset, bool], list[ast.AST]] = {}
+
+    def _relevant(self, dom: Domain, batch: bool) -> list[ast.AST]:
+        """The statements of the KB (or its batch form) that may fire for facts abstracted as `dom`."""
+        source = self.batch if batch else self.program
+        if not self.prune:
+            return source
+        if self._relevance is None:
+            self._relevance = Relevance(self.program)
+        key = (Relevance.key(dom), batch)
+        program = self._programs.get(key)
+        if program is None:
+            # the batch program has one statement for each statement of the KB, in order
+            program = [source[i] for i in self._relevance.live(dom)]
+            if len(self._programs) >= 256:
+                self._programs.clear()
+            self._programs[key] = program
+        return program
 
     @property
     def batch(self) -> list[ast.AST]:
@@ -205,13 +432,17 @@ class Engine:
         return shown
 
     def solve(self, facts: Sequence[Fact]) -> list[Symbol]:
-        ctl = self._control(self.program)
+        ctl = self._control(self._relevant(Relevance.domain(facts), batch=False) if self.prune else self.program)
         self._add_facts(ctl, facts)
         return self._model(ctl)
 
     def solve_batch(self, cases: Sequence[Sequence[Fact]]) -> list[list[Symbol]]:
         """Solve many situations in one grounding; returns each one's shown atoms."""
-        ctl = self._control(self.batch)
+        dom: Domain = {}
+        if self.prune:
+            for facts in cases:
+                Relevance.domain(facts, into=dom)
+        ctl = self._control(self._relevant(dom, batch=True))
         for k, facts in enumerate(cases):
             self._add_facts(ctl, facts, Number(k))
         per_case: list[list[Symbol]] = [[] for _ in cases]

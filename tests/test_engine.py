@@ -1,0 +1,91 @@
+"""The engine's shortcuts change no answer (performance-notes.md; bench/run.py measures them):
+
+* relevance pruning (engine.Relevance): only the rules that may fire for the facts are grounded;
+* batching: many cases in one grounding (the KB rewritten with a case argument);
+* worker processes: batches shared among processes.
+
+Each is compared with the plain way on every example case and on mutated situations."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from hypothesis import HealthCheck, given, settings
+from test_property import mutated
+
+from aslrules.core import build_facts, check, iter_case_files
+from aslrules.engine import Engine, Relevance
+from aslrules.errors import InputError
+from aslrules.loader import load_file, load_text
+
+ROOT = Path(__file__).resolve().parent.parent
+FILES = iter_case_files([str(ROOT / "examples" / "cases"), str(ROOT / "examples" / "situations")])
+SITUATIONS = [load_file(f) for f in FILES]
+FULL = Engine(prune=False)
+PRUNED = Engine()
+
+
+def shown(symbols) -> list[str]:
+    return sorted(map(str, symbols))
+
+
+def test_pruning_keeps_every_answer() -> None:
+    for path, sit in zip(FILES, SITUATIONS):
+        facts = build_facts(sit, list_options=not sit.expect).facts
+        assert shown(PRUNED.solve(facts)) == shown(FULL.solve(facts)), path
+
+
+def test_pruning_drops_rules() -> None:
+    """A plain First Fire question needs no Snap Shot rule, and far from all of the KB."""
+    sit = load_file(ROOT / "examples" / "cases" / "a8_1" / "dff_in_mph.yaml")
+    program = PRUNED.program
+    kept = [program[i] for i in Relevance(program).live(Relevance.domain(build_facts(sit).facts))
+            if program[i].ast_type.name == "Rule"]
+    assert len(kept) < 0.7 * sum(1 for s in program if s.ast_type.name == "Rule")
+    assert not [str(s) for s in kept if s.location.begin.filename.endswith("snap_shot.lp")]
+
+
+def test_batch_keeps_every_answer() -> None:
+    facts = [build_facts(s).facts for s in SITUATIONS if s.expect]
+    together = [shown(x) for x in PRUNED.solve_batch(facts)]
+    assert together == [shown(FULL.solve(f)) for f in facts]
+    assert [shown(x) for x in FULL.solve_batch(facts)] == together
+
+
+def test_workers_keep_every_answer() -> None:
+    cases = [s for s in SITUATIONS if s.expect]
+    alone = check(cases, workers=1, batch_size=7)
+    shared = check(cases, workers=2, batch_size=7)
+    assert [(o.situation.path, o.index, o.answer) for o in shared] == \
+           [(o.situation.path, o.index, o.answer) for o in alone]
+
+
+def test_workers_report_input_errors() -> None:
+    """An InputError found while answering (a range between boards) crosses the process boundary."""
+    text = """\
+attacker: russian
+units:
+  - {id: g, side: german, type: squad, counter: 4-6-7, hex: 1A1}
+  - {id: r, side: russian, type: squad, counter: 4-4-7, hex: 2A1, moving: {mf_here: 1}}
+expect:
+  - attack: {option: first_fire, firers: [g], targets: [r]}
+    verdict: allowed
+"""
+    cases = [s for s in SITUATIONS if s.expect][:5] + [load_text(text, "boards.yaml")]
+    try:
+        check(cases, workers=2, batch_size=2)
+    except InputError as e:
+        assert e.file == "boards.yaml" and e.path == "lines_of_sight"
+    else:
+        raise AssertionError("no InputError")
+
+
+@settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(mutated())
+def test_pruning_on_mutated_situations(text: str) -> None:
+    try:
+        sit = load_text(text, "fuzz.yaml")
+    except InputError:
+        return
+    facts = build_facts(sit, list_options=not sit.expect).facts
+    assert shown(PRUNED.solve(facts)) == shown(FULL.solve(facts))
