@@ -2,9 +2,13 @@
 
 from __future__ import annotations
 
+import multiprocessing
+import os
 from collections.abc import Iterable, Sequence
+from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass, field
 from fractions import Fraction
+from pathlib import Path
 from typing import Any
 
 from clingo import Function, Number, String, Symbol
@@ -13,6 +17,7 @@ from . import model
 
 from .answers import Answer, fmt_number, read_answers
 from .engine import Engine, check_missing_ranges
+from .errors import InputError
 from .facts import FactBuilder, question_facts, situation_facts
 from .loader import parse_location
 from .model import Expectation, Location, Situation
@@ -200,19 +205,67 @@ def _figure_text(value: Any) -> Any:
     return value
 
 
-def check(situations: Sequence[Situation], *, eng: Engine | None = None, batch_size: int = 100) -> list[Outcome]:
-    """Check every expectation of every case; cases are grounded `batch_size` at a time."""
+def _answer_chunk(eng: Engine, chunk: Sequence[Situation]) -> list[dict[Any, Answer]]:
+    """Each case's answers, one grounding for the chunk."""
+    facts = [build_facts(s).facts for s in chunk]
+    per_case = eng.solve_batch(facts) if len(chunk) > 1 else [eng.solve(facts[0])]
+    answers = []
+    for sit, symbols in zip(chunk, per_case):
+        check_missing_ranges(sit.path, symbols)
+        answers.append(read_answers(symbols))
+    return answers
+
+
+_POOL_ENGINE: Engine | None = None
+
+
+def _pool_init(directory: str, prune: bool) -> None:
+    global _POOL_ENGINE
+    if _POOL_ENGINE is None:  # forked workers inherit the parent's engine, parsed already
+        _POOL_ENGINE = Engine(Path(directory), prune=prune)
+
+
+def _pool_chunk(chunk: Sequence[Situation]) -> list[dict[Any, Answer]] | tuple:
+    assert _POOL_ENGINE is not None
+    try:  # only the expectations' questions (numbered) go back to the parent
+        return [{k: a for k, a in answers.items() if isinstance(k, int)}
+                for answers in _answer_chunk(_POOL_ENGINE, chunk)]
+    except InputError as e:  # sent back as data: the exception's own pickling loses its fields
+        return (e.file, e.line, e.path, e.expected, e.got)
+
+
+def check(situations: Sequence[Situation], *, eng: Engine | None = None, batch_size: int = 100,
+          workers: int | None = None) -> list[Outcome]:
+    """Check every expectation of every case; cases are grounded `batch_size` at a time.
+
+    With more cases than one batch holds, the batches are shared among `workers` processes
+    (default: one per CPU, at most 4; `workers=1` keeps everything in this process)."""
+    global _POOL_ENGINE
     eng = eng or engine()
+    chunks = [situations[i:i + batch_size] for i in range(0, len(situations), batch_size)]
+    if workers is None:
+        workers = min(os.cpu_count() or 1, 4, len(chunks))
+    if workers <= 1 or len(chunks) <= 1:
+        results = [_answer_chunk(eng, c) for c in chunks]
+    else:
+        methods = multiprocessing.get_all_start_methods()
+        context = multiprocessing.get_context("fork" if "fork" in methods else "spawn")
+        _POOL_ENGINE = eng  # inherited by forked workers
+        eng.batch  # rewrite the KB once, before forking
+        try:
+            with ProcessPoolExecutor(workers, mp_context=context, initializer=_pool_init,
+                                     initargs=(str(eng.files[0].parent), eng.prune)) as pool:
+                results = list(pool.map(_pool_chunk, chunks))
+        finally:
+            _POOL_ENGINE = None
+        for r in results:
+            if isinstance(r, tuple):
+                raise InputError(*r)
     outcomes: list[Outcome] = []
-    for start in range(0, len(situations), batch_size):
-        chunk = situations[start:start + batch_size]
-        facts = [build_facts(s).facts for s in chunk]
-        per_case = eng.solve_batch(facts) if len(chunk) > 1 else [eng.solve(facts[0])]
-        for sit, symbols in zip(chunk, per_case):
-            check_missing_ranges(sit.path, symbols)
-            answers = read_answers(symbols)
+    for chunk, answers in zip(chunks, results):
+        for sit, by_question in zip(chunk, answers):
             for k, exp in enumerate(sit.expect):
-                ans = answers.get(k, Answer(qid=k))
+                ans = by_question.get(k, Answer(qid=k))
                 outcomes.append(Outcome(sit, k, exp, ans, compare(exp, ans)))
     return outcomes
 
