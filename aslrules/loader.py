@@ -511,7 +511,8 @@ class _CaMixin:
                 ca.tca_facing = self.choice(tca, at, BYPASS_FACINGS, f"a facing: {', '.join(BYPASS_FACINGS)} "
                                             "(in Bypass the TCA points to a facing, D2.32)")
             elif ca.bypass is not None:
-                self.fail(tca, at, f"a facing: {', '.join(BYPASS_FACINGS)} (in Bypass the TCA points to a facing, D2.32)")
+                self.fail(tca, at,
+                          f"a facing: {', '.join(BYPASS_FACINGS)} (in Bypass the TCA points to a facing, D2.32)")
             else:
                 ca.tca = spine(tca, at)
         for key, need in (("previous_vca", "vca"), ("bypass", "vca")):
@@ -540,13 +541,15 @@ class _CaMixin:
         for key in ("ca", "turret"):
             if vehicle and key in fields.items:
                 self.fail(fields.items[key][0], fields.at(key),
-                          f"'{key}' only on a weapon of a unit that is not a vehicle (a vehicle's weapons use its vca/tca)")
+                          f"'{key}' only on a weapon of a unit that is not a vehicle "
+                          "(a vehicle's weapons use its vca/tca)")
         if "mount" in fields.items and not vehicle:
             self.fail(fields.items["mount"][0], fields.at("mount"), "'mount' only on a vehicle's weapon", unit_type)
         kind_node = fields.get("kind")
         kind = kind_node.value if isinstance(kind_node, ScalarNode) else ""
         if "gun" in fields.items and kind not in _GUN_KINDS:
-            self.fail(fields.items["gun"][0], fields.at("gun"), f"'gun' only on a weapon of kind {', '.join(_GUN_KINDS)}", kind)
+            self.fail(fields.items["gun"][0], fields.at("gun"),
+                      f"'gun' only on a weapon of kind {', '.join(_GUN_KINDS)}", kind)
         ca = WeaponCA(
             turret=self.optional(fields, "turret", self.one_of(("T", "NT")), None),
             aa=self.optional(fields, "aa", self.boolean, False),

@@ -121,8 +121,10 @@ def test_base_loads_every_field() -> None:
     ("tca: outer_side", "tca: sideways", 31, "units[2].tca", "a facing"),
     ("tca: [X7, W7]", "tca: outer_side", 21, "units[1].tca", "a hexspine"),
     ("known: false", "known: maybe", 11, "units[0].shots[0].known", "true or false"),
-    ("shots: [{weapon: g-pak,", "shots: [{weapon: r-76,", 11, "units[0].shots[0].weapon", "one of g-crew's own weapons"),
-    ("shots: [{weapon: g-pak,", "shots: [{weapon: g-pak, rounds: 3,", 11, "units[0].shots[0].rounds", "one of the keys"),
+    ("shots: [{weapon: g-pak,", "shots: [{weapon: r-76,", 11, "units[0].shots[0].weapon",
+     "one of g-crew's own weapons"),
+    ("shots: [{weapon: g-pak,", "shots: [{weapon: g-pak, rounds: 3,", 11, "units[0].shots[0].rounds",
+     "one of the keys"),
     ("cliff: true", "cliff: yes please", 33, "lines_of_sight[0].cliff", "true or false"),
     # the questions
     ("case_a: {firer: g-pak, target: r-t34,", "case_a: {firer: g-pak, target: r-t34, at: X6,", 35, "expect[0].case_a",
