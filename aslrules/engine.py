@@ -12,10 +12,14 @@ Two ways to run it:
 
 from __future__ import annotations
 
+import hashlib
+import json
 import logging
+import os
 from collections.abc import Iterable, Sequence
 from importlib import resources
 from pathlib import Path
+from typing import Any
 
 import clingo
 from clingo import Function, Number, Symbol, ast
@@ -100,10 +104,10 @@ def _arg_spec(a: ast.AST) -> tuple:
     return ("other",)
 
 
-def _atom_specs(t: ast.AST) -> tuple[tuple[str, int], list[tuple]]:
+def _atom_specs(t: ast.AST) -> tuple[tuple[str, int], tuple[tuple, ...]]:
     if t.ast_type == ast.ASTType.SymbolicTerm:
-        return _sig(t), [("tok", _symbol_token(a)) for a in t.symbol.arguments]
-    return _sig(t), [_arg_spec(a) for a in t.arguments]
+        return _sig(t), tuple(("tok", _symbol_token(a)) for a in t.symbol.arguments)
+    return _sig(t), tuple(_arg_spec(a) for a in t.arguments)
 
 
 def _head_atoms(node: ast.AST) -> list[ast.AST]:
@@ -129,7 +133,14 @@ class Relevance:
     def __init__(self, stms: Sequence[ast.AST]):
         self.size = len(stms)
         self.rules: list[tuple[int, list, list]] = []  # (statement index, body requirements, head atoms)
+        self.uses: list[list[tuple[str, int]]] = []  # per rule: every predicate it mentions
+        self.shown: list[tuple[str, int]] = []  # what the program shows: what must be derived
+        self.show_all = False
         for i, s in enumerate(stms):
+            if s.ast_type == ast.ASTType.ShowSignature:
+                self.shown.append((s.name, s.arity))
+            elif s.ast_type == ast.ASTType.ShowTerm:
+                self.show_all = True
             if s.ast_type != ast.ASTType.Rule:
                 continue
             body = []
@@ -138,28 +149,89 @@ class Relevance:
                         and lit.atom.ast_type == ast.ASTType.SymbolicAtom and _sig(lit.atom.symbol) is not None):
                     body.append(_atom_specs(lit.atom.symbol))
             heads = [_atom_specs(t) for t in _head_atoms(s.head)]
+            uses: list[tuple[str, int]] = []
+            _atoms_in(s.head, uses)
+            for lit in s.body:
+                _atoms_in(lit, uses)
             self.rules.append((i, body, heads))
+            self.uses.append(sorted(set(uses)))
+        self.show_all = self.show_all or not self.shown
+        self._index()
+
+    def to_json(self) -> str:
+        return json.dumps({"size": self.size, "rules": self.rules, "uses": self.uses, "shown": self.shown,
+                           "show_all": self.show_all})
+
+    @classmethod
+    def from_json(cls, text: str, size: int) -> Relevance | None:
+        """The analysis as `to_json` wrote it (lists back to tuples), or None if it does not fit."""
+        data = json.loads(text)
+        if data.get("size") != size:
+            return None
+
+        def tup(x: Any) -> Any:
+            return tuple(tup(y) for y in x) if isinstance(x, list) else x
+
+        self = cls.__new__(cls)
+        self.size = size
+        self.rules = [(i, [tup(b) for b in body], [tup(h) for h in heads]) for i, body, heads in data["rules"]]
+        self.uses = [[tup(u) for u in uses] for uses in data["uses"]]
+        self.shown = [tup(x) for x in data["shown"]]
+        self.show_all = data["show_all"]
+        self._index()
+        return self
+
+    def _index(self) -> None:
         self.watch: dict[tuple[str, int], list[int]] = {}  # predicate -> rules with it in the body
         for r, (_, body, _) in enumerate(self.rules):
             for sig in {sig for sig, _ in body}:
                 self.watch.setdefault(sig, []).append(r)
         self._is_rule = {i for i, _, _ in self.rules}
+        self.sensitive = self._sensitive()
 
-    @staticmethod
-    def domain(facts: Iterable[Fact], into: Domain | None = None) -> Domain:
-        """The facts, abstracted: per predicate and position, the tokens of the values seen."""
+    def _sensitive(self) -> set[tuple[tuple[str, int], int]]:
+        """The argument positions whose values can decide whether a rule may fire: those a body
+        atom tests against a value, and, through variables, those joined with or flowing into
+        them.  Elsewhere the analysis takes "anything" without looking (looking costs time)."""
+        sensitive = {(sig, k) for _, body, _ in self.rules for sig, args in body
+                     for k, spec in enumerate(args) if spec[0] == "tok"}
+        occurrences = []  # per rule and variable: its body positions and its head positions
+        for _, body, heads in self.rules:
+            at: dict[str, tuple[set, set]] = {}
+            for part, atoms in ((0, body), (1, heads)):
+                for sig, args in atoms:
+                    for k, spec in enumerate(args):
+                        if spec[0] == "var":
+                            at.setdefault(spec[1], (set(), set()))[part].add((sig, k))
+            occurrences.extend(at.values())
+        changed = True
+        while changed:
+            changed = False
+            for in_body, in_head in occurrences:
+                if not in_body <= sensitive and not (in_body | in_head).isdisjoint(sensitive):
+                    sensitive |= in_body
+                    changed = True
+        return sensitive
+
+    def domain(self, facts: Iterable[Fact], into: Domain | None = None) -> Domain:
+        """The facts, abstracted: per predicate and position, the tokens of the values seen
+        (at the positions that are not sensitive, "anything")."""
         dom: Domain = {} if into is None else into
         seen: dict[int, tuple] = {}  # one symbol object often stands in many facts (a unit's id)
+        sensitive = self.sensitive
         for pred, args in facts:
             sig = (pred, len(args))
             slots = dom.get(sig)
             if slots is None:
-                slots = dom[sig] = [set() for _ in args]
+                slots = dom[sig] = [set() if (sig, k) in sensitive else _ANY for k in range(len(args))]
             for k, a in enumerate(args):
+                slot = slots[k]
+                if slot is _ANY:
+                    continue
                 token = seen.get(id(a))
                 if token is None:
                     token = seen[id(a)] = _symbol_token(a)
-                slots[k].add(token)
+                slot.add(token)
         return dom
 
     @staticmethod
@@ -169,6 +241,15 @@ class Relevance:
 
     def live(self, dom: Domain) -> list[int]:
         """Indices of the statements to keep: every non-rule, and the rules that may fire."""
+        return self.prune(dom)[0]
+
+    def needed(self, dom: Domain) -> set[tuple[str, int]] | None:
+        """The predicates whose atoms may matter to what is shown (None: all of them)."""
+        return self.prune(dom)[1]
+
+    def prune(self, dom: Domain) -> tuple[list[int], set[tuple[str, int]] | None]:
+        """The statements to keep (every non-rule, and the rules that may fire and matter), and the
+        predicates whose facts may matter (None: every one)."""
         dom = {sig: [x if x is _ANY else set(x) for x in slots] for sig, slots in dom.items()}
         alive: set[int] = set()
         queue = list(range(len(self.rules)))
@@ -180,14 +261,42 @@ class Relevance:
             binding = self._match(body, dom)
             if binding is None:
                 continue
-            alive.add(i)
+            alive.add(r)
             for sig, args in heads:
                 if self._derive(dom, sig, args, binding):
                     for r2 in self.watch.get(sig, ()):
                         if r2 not in queued:
                             queued.add(r2)
                             queue.append(r2)
-        return [i for i in range(self.size) if i not in self._is_rule or i in alive]
+        if self.show_all:
+            kept, needed = alive, None
+        else:
+            kept, needed = self._needed(alive)
+        rules = {self.rules[r][0] for r in kept}
+        return [i for i in range(self.size) if i not in self._is_rule or i in rules], needed
+
+    def _needed(self, alive: set[int]) -> tuple[set[int], set[tuple[str, int]]]:
+        """The live rules that what is shown depends on (a table only dead rules read is dropped)."""
+        derivers: dict[tuple[str, int], list[int]] = {}
+        keep: set[int] = set()
+        needed = set(self.shown)
+        for r in alive:
+            heads = self.rules[r][2]
+            if not heads:  # a constraint: always
+                keep.add(r)
+                needed.update(self.uses[r])
+            for sig, _ in heads:
+                derivers.setdefault(sig, []).append(r)
+        stack = list(needed)
+        while stack:
+            for r in derivers.get(stack.pop(), ()):
+                if r not in keep:
+                    keep.add(r)
+                    for sig in self.uses[r]:
+                        if sig not in needed:
+                            needed.add(sig)
+                            stack.append(sig)
+        return keep, needed
 
     @staticmethod
     def _match(body: list, dom: Domain) -> dict[str, set | None] | None:
@@ -366,41 +475,113 @@ def batch_program(stms: Sequence[ast.AST]) -> list[ast.AST]:
     return out
 
 
+# --------------------------------------------------------------------------- cache
+#
+# The batch rewrite and the relevance analysis walk the KB's AST from Python (about
+# 2.5 s for 850 rules); a cold `aslrules check` should not pay that each time.  They
+# are kept in the user's cache directory, keyed by the KB files, this module's source
+# and clingo's version, so any change to either makes a new entry.
+
+
+class _Cache:
+    def __init__(self, files: Sequence[Path]):
+        h = hashlib.sha256()
+        h.update(clingo.__version__.encode())
+        h.update(Path(__file__).read_bytes())
+        for f in files:
+            h.update(f.name.encode() + b"\0" + f.read_bytes() + b"\0")
+        base = os.environ.get("XDG_CACHE_HOME") or os.path.join(os.path.expanduser("~"), ".cache")
+        self.dir = Path(base) / "aslrules" / h.hexdigest()[:24]
+
+    def read(self, name: str) -> str | None:
+        try:
+            return (self.dir / name).read_text(encoding="utf-8")
+        except (OSError, UnicodeDecodeError):
+            return None
+
+    def write(self, name: str, text: str) -> None:
+        try:
+            self.dir.mkdir(parents=True, exist_ok=True)
+            tmp = self.dir / f".{name}.{os.getpid()}"
+            tmp.write_text(text, encoding="utf-8")
+            os.replace(tmp, self.dir / name)
+        except OSError as e:  # a read-only home: work without the cache
+            log.info("cannot write the cache %s: %s", self.dir, e)
+
+
 # --------------------------------------------------------------------------- engine
 
 
 class Engine:
     """Holds the parsed KB; answers situations."""
 
-    def __init__(self, directory: Path | None = None, *, prune: bool = True):
+    def __init__(self, directory: Path | None = None, *, prune: bool = True, cache: bool | None = None):
         self.files = kb_files(directory)
         self.program = _parse(self.files)
         self._batch: list[ast.AST] | None = None
         self.prune = prune
         self._relevance: Relevance | None = None
-        self._programs: dict[tuple[frozenset, bool], list[ast.AST]] = {}
+        self._programs: dict[tuple[frozenset, bool], tuple[list[ast.AST], set | None]] = {}
+        if cache is None:
+            cache = not os.environ.get("ASLRULES_NO_CACHE")
+        self._cache = _Cache(self.files) if cache else None
+
+    def relevance(self) -> Relevance:
+        """The rule analysis for pruning: read from the cache, or made (about 1 s) and cached."""
+        if self._relevance is None:
+            data = self._cache.read("relevance.json") if self._cache else None
+            if data is not None:
+                try:
+                    self._relevance = Relevance.from_json(data, len(self.program))
+                except (ValueError, TypeError, KeyError):  # a damaged entry: make it again
+                    self._relevance = None
+            if self._relevance is None:
+                self._relevance = Relevance(self.program)
+                if self._cache:
+                    self._cache.write("relevance.json", self._relevance.to_json())
+        return self._relevance
 
     def _relevant(self, dom: Domain, batch: bool) -> list[ast.AST]:
         """The statements of the KB (or its batch form) that may fire for facts abstracted as `dom`."""
+        return self._pruned(dom, batch)[0]
+
+    def _pruned(self, dom: Domain, batch: bool) -> tuple[list[ast.AST], set[tuple[str, int]] | None]:
+        """The statements that may matter for facts abstracted as `dom` (`#defined` left out: it only
+        silences warnings), and the predicates whose facts may matter (None: every one)."""
         source = self.batch if batch else self.program
         if not self.prune:
-            return source
-        if self._relevance is None:
-            self._relevance = Relevance(self.program)
+            return source, None
         key = (Relevance.key(dom), batch)
-        program = self._programs.get(key)
-        if program is None:
+        found = self._programs.get(key)
+        if found is None:
+            relevance = self.relevance()
             # the batch program has one statement for each statement of the KB, in order
-            program = [source[i] for i in self._relevance.live(dom)]
+            keep, needed = relevance.prune(dom)
+            program = [source[i] for i in keep if source[i].ast_type != ast.ASTType.Defined]
+            found = (program, needed)
             if len(self._programs) >= 256:
                 self._programs.clear()
-            self._programs[key] = program
-        return program
+            self._programs[key] = found
+        return found
 
     @property
     def batch(self) -> list[ast.AST]:
+        """The KB rewritten for batches: read from the cache, or made (about 1.5 s) and cached."""
         if self._batch is None:
-            self._batch = batch_program(self.program)
+            text = self._cache.read("batch.lp") if self._cache else None
+            if text is not None:
+                stms: list[ast.AST] = []
+                try:
+                    ast.parse_string(text, stms.append, logger=lambda *_: None)
+                except RuntimeError:  # a damaged entry: make it again
+                    stms = []
+                stms = stms[1:]  # parse_string opens with its own `#program base.`
+                if len(stms) == len(self.program):
+                    self._batch = stms
+            if self._batch is None:
+                self._batch = batch_program(self.program)
+                if self._cache:
+                    self._cache.write("batch.lp", "\n".join(str(x) for x in self._batch))
         return self._batch
 
     def _control(self, program: Iterable[ast.AST]) -> clingo.Control:
@@ -432,24 +613,65 @@ class Engine:
         return shown
 
     def solve(self, facts: Sequence[Fact]) -> list[Symbol]:
-        ctl = self._control(self._relevant(Relevance.domain(facts), batch=False) if self.prune else self.program)
-        self._add_facts(ctl, facts)
+        if not self.prune:
+            ctl = self._control(self.program)
+            self._add_facts(ctl, facts)
+            return self._model(ctl)
+        program, needed = self._pruned(self.relevance().domain(facts), batch=False)
+        ctl = self._control(program)
+        self._add_facts(ctl, facts if needed is None else [f for f in facts if (f[0], len(f[1])) in needed])
         return self._model(ctl)
 
     def solve_batch(self, cases: Sequence[Sequence[Fact]]) -> list[list[Symbol]]:
         """Solve many situations in one grounding; returns each one's shown atoms."""
         dom: Domain = {}
         if self.prune:
+            relevance = self.relevance()
             for facts in cases:
-                Relevance.domain(facts, into=dom)
-        ctl = self._control(self._relevant(dom, batch=True))
+                relevance.domain(facts, into=dom)
+        program, needed = self._pruned(dom, batch=True)
+        ctl = self._control(program)
         for k, facts in enumerate(cases):
+            if needed is not None:
+                facts = [f for f in facts if (f[0], len(f[1])) in needed]
             self._add_facts(ctl, facts, Number(k))
         per_case: list[list[Symbol]] = [[] for _ in cases]
         for sym in self._model(ctl):
-            k = sym.arguments[0].number
-            per_case[k].append(Function(sym.name, sym.arguments[1:]))
+            args = sym.arguments
+            per_case[args[0].number].append(CaseAtom(sym.name, args[1:]))  # type: ignore[arg-type]
         return per_case
+
+
+class CaseAtom:
+    """A shown atom of a batch, its case argument taken off: what `Function(name, arguments)` would
+    be, without building a new clingo symbol (which costs more than the rest of reading it).
+    Atoms of one case compare as clingo orders the symbols they stand for."""
+
+    __slots__ = ("name", "arguments")
+    type = clingo.SymbolType.Function
+
+    def __init__(self, name: str, arguments: list[Symbol]):
+        self.name = name
+        self.arguments = arguments
+
+    def _key(self) -> tuple:
+        # clingo's order of function symbols: constants, then by arity, name and arguments
+        return (0, self.name) if not self.arguments else (1, len(self.arguments), self.name)
+
+    def __lt__(self, other: CaseAtom) -> bool:
+        a, b = self._key(), other._key()
+        return a < b if a != b else self.arguments < other.arguments
+
+    def __eq__(self, other: object) -> bool:
+        return isinstance(other, CaseAtom) and self.name == other.name and self.arguments == other.arguments
+
+    def __hash__(self) -> int:
+        return hash((self.name, *self.arguments))
+
+    def __str__(self) -> str:
+        return str(Function(self.name, self.arguments))
+
+    __repr__ = __str__
 
 
 def check_missing_ranges(path: str, symbols: Sequence[Symbol]) -> None:

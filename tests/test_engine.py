@@ -39,7 +39,8 @@ def test_pruning_drops_rules() -> None:
     """A plain First Fire question needs no Snap Shot rule, and far from all of the KB."""
     sit = load_file(ROOT / "examples" / "cases" / "a8_1" / "dff_in_mph.yaml")
     program = PRUNED.program
-    kept = [program[i] for i in Relevance(program).live(Relevance.domain(build_facts(sit).facts))
+    relevance = Relevance(program)
+    kept = [program[i] for i in relevance.live(relevance.domain(build_facts(sit).facts))
             if program[i].ast_type.name == "Rule"]
     assert len(kept) < 0.7 * sum(1 for s in program if s.ast_type.name == "Rule")
     assert not [str(s) for s in kept if s.location.begin.filename.endswith("snap_shot.lp")]
@@ -89,3 +90,20 @@ def test_pruning_on_mutated_situations(text: str) -> None:
         return
     facts = build_facts(sit, list_options=not sit.expect).facts
     assert shown(PRUNED.solve(facts)) == shown(FULL.solve(facts))
+
+
+def test_cache(tmp_path, monkeypatch) -> None:
+    """The batch rewrite and the relevance analysis are cached per KB; a damaged entry is remade."""
+    monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path))
+    made = Engine()
+    facts = [build_facts(s).facts for s in SITUATIONS if s.expect][:20]
+    expected = [shown(x) for x in made.solve_batch(facts)]
+    entries = sorted(p.name for p in tmp_path.rglob("*") if p.is_file())
+    assert entries == ["batch.lp", "relevance.json"]
+    read = Engine()
+    assert [shown(x) for x in read.solve_batch(facts)] == expected
+    assert read.relevance().rules == made.relevance().rules
+    for p in tmp_path.rglob("*.*"):
+        p.write_text("garbage ( :- {", encoding="utf-8")
+    damaged = Engine()
+    assert [shown(x) for x in damaged.solve_batch(facts)] == expected
