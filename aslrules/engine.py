@@ -16,6 +16,7 @@ import hashlib
 import json
 import logging
 import os
+import shutil
 from collections.abc import Iterable, Sequence
 from importlib import resources
 from pathlib import Path
@@ -501,6 +502,11 @@ class _Cache:
 
     def write(self, name: str, text: str) -> None:
         try:
+            if not self.dir.is_dir():  # a new KB version: forget all but the latest few
+                old = sorted(self.dir.parent.glob("*"), key=lambda p: p.stat().st_mtime) \
+                    if self.dir.parent.is_dir() else []
+                for stale in old[:-7]:
+                    shutil.rmtree(stale, ignore_errors=True)
             self.dir.mkdir(parents=True, exist_ok=True)
             tmp = self.dir / f".{name}.{os.getpid()}"
             tmp.write_text(text, encoding="utf-8")

@@ -1,0 +1,239 @@
+"""Benchmark (not a test): how fast aslrules answers, against the targets of issue 2.
+
+    python bench/run.py [--quick]
+
+For a 20-unit and a 500-unit generated situation (units spread over one board, one
+moving stack, one declared attack):
+
+* load: reading the YAML file (the loader);
+* warm: median ms per question in process (the Engine kept, N repeats), split into
+  building the facts, solving (pruning the KB to the rules that may fire, Control,
+  ProgramBuilder, backend facts, ground, solve) and reading the answers;
+* clingo alone: the same question given to a plain clingo.Control by a one-off script
+  (ctl.load of the KB files, the facts as text, ground, solve); and again with only the
+  rules and facts aslrules itself grounds (its pruned program), the fairer baseline;
+  each ratio is the warm Python total over that;
+* cold: median of 5 `python -m aslrules check FILE` runs of that one case (the KB
+  analysis is cached in ~/.cache/aslrules after the first run);
+
+and, for a batch of 1,000 cases (examples/cases taken in turn, and generated 20-unit
+cases), cases per second through aslrules.core.check (100 cases per grounding), in one
+process and in one worker process per CPU.
+
+Only the standard library and aslrules (and clingo, which aslrules runs on).
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import random
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+from collections.abc import Callable
+from pathlib import Path
+
+import clingo
+
+from aslrules.answers import read_answers
+from aslrules.core import ask, build_facts, check, engine, iter_case_files
+from aslrules.engine import kb_files
+from aslrules.loader import load_file, load_text
+
+COLUMNS = [chr(c) for c in range(ord("A"), ord("Z") + 1)] + [chr(c) * 2 for c in range(ord("A"), ord("G") + 1)]
+# every hex of the board but those of the declared attack (D4 -> D5, entered from D6)
+HEXES = [f"{c}{r}" for i, c in enumerate(COLUMNS) for r in range(1 if i % 2 == 0 else 0, 11)
+         if f"{c}{r}" not in ("D4", "D5", "D6")]
+TERRAIN = ["{terrain: woods, tem: 1}", "{terrain: stone building, tem: 3}", "{terrain: wooden building, tem: 2}",
+           "{terrain: grain, tem: 0}"]
+
+
+def situation(n_units: int, seed: int) -> str:
+    """A situation of n_units spread over one board: half German (the DEFENDER), half Russian,
+    one Russian squad moving into D5, and a German 4-6-7 with a LMG in D4 firing at it."""
+    rng = random.Random(seed)
+    lines = [f"title: bench {n_units} units, seed {seed}", "source: bench/run.py (generated)",
+             "phase: MPh", "attacker: russian", "locations:"]
+    for h in rng.sample(HEXES, 30):
+        lines.append(f"  {h}: {rng.choice(TERRAIN)}")
+    lines.append("lines_of_sight:")
+    for _ in range(10):
+        a, b = rng.sample(HEXES, 2)
+        lines.append(f"  - {{from: {a}, to: {b}, hindrance: {rng.randint(1, 3)}}}")
+    lines.append("units:")
+    lines.append("  - {id: g-fire, side: german, type: squad, counter: 4-6-7, hex: D4, "
+                 "weapons: [{id: g-fire-lmg, kind: LMG, fp: 3, range: 8, rof: 1, breakdown: 11}]}")
+    lines.append("  - {id: g-lead, side: german, type: leader, counter: 8-1, hex: D4}")
+    lines.append("  - {id: r-move, side: russian, type: squad, counter: 6-2-8, hex: D5, "
+                 "moving: {from: D6, mf_here: 1}}")
+    for k in range(n_units - 3):
+        hex_ = rng.choice(HEXES)
+        if k % 2 == 0:
+            weapons = f", weapons: [{{id: g{k}-mg, kind: LMG, fp: 3, range: 8, rof: 1, breakdown: 11}}]" \
+                if k % 6 == 0 else ""
+            fire = rng.choice(["", "", "", ", fire: first_fire"])
+            lines.append(f"  - {{id: g{k}, side: german, type: squad, counter: 4-6-7, hex: {hex_}{fire}{weapons}}}")
+        else:
+            lines.append(f"  - {{id: r{k}, side: russian, type: squad, counter: 4-4-7, hex: {hex_}}}")
+    lines += ["expect:",
+              "  - attack: {option: first_fire, firers: [g-fire, g-fire-lmg], director: g-lead, targets: [r-move]}",
+              "    verdict: allowed", "    fp: 14", "    ift_column: 12", "    drm: -3"]
+    return "\n".join(lines) + "\n"
+
+
+def median_ms(fn: Callable[[], object], repeats: int) -> float:
+    times = []
+    for _ in range(repeats):
+        t = time.perf_counter()
+        fn()
+        times.append((time.perf_counter() - t) * 1000)
+    return statistics.median(times)
+
+
+def facts_text(sit) -> str:
+    """The situation's facts as program text: a one-off for the clingo-alone baseline only
+    (aslrules itself never formats facts into text)."""
+    return "".join(f"{clingo.Function(p, list(args))}.\n" for p, args in build_facts(sit).facts)
+
+
+def clingo_alone(files: list[str], facts: str) -> int:
+    ctl = clingo.Control(["--warn=none"])
+    for f in files:
+        ctl.load(f)
+    ctl.add("base", [], facts)
+    ctl.ground([("base", [])])
+    n = 0
+    with ctl.solve(yield_=True) as handle:
+        for m in handle:
+            n = len(m.symbols(shown=True))
+            break
+    return n
+
+
+def cold_cli(path: str, repeats: int) -> float:
+    def once() -> None:
+        r = subprocess.run([sys.executable, "-m", "aslrules", "check", path], capture_output=True, text=True)
+        if r.returncode != 0:
+            raise SystemExit(f"bench case failed:\n{r.stdout}{r.stderr}")
+    return median_ms(once, repeats)
+
+
+def measure_situation(n_units: int, repeats: int, tmp: Path) -> dict[str, float]:
+    text = situation(n_units, seed=n_units)
+    path = tmp / f"bench_{n_units}.yaml"
+    path.write_text(text, encoding="utf-8")
+    sit = load_file(path)
+    eng = engine()
+    answers = ask(sit, eng=eng)  # warm up, and check the answer is the expected one
+    assert answers[0].verdict == "allowed" and answers[0].fp == 14, answers[0]
+    row: dict[str, float] = {}
+    row["load"] = median_ms(lambda: load_text(text, str(path)), repeats)
+    row["warm"] = median_ms(lambda: ask(sit, eng=eng), repeats)
+    facts = build_facts(sit).facts
+    row["facts"] = median_ms(lambda: build_facts(sit), repeats)
+    row["solve"] = median_ms(lambda: eng.solve(facts), repeats)
+    symbols = eng.solve(facts)
+    row["read"] = median_ms(lambda: read_answers(symbols), repeats)
+    files = [str(f) for f in kb_files()]
+    ftext = facts_text(sit)
+    row["clingo"] = median_ms(lambda: clingo_alone(files, ftext), repeats)
+    row["ratio"] = row["warm"] / row["clingo"]
+    # the same, given only the rules and facts aslrules grounds (engine.Relevance)
+    program, needed = eng._pruned(eng.relevance().domain(facts), batch=False)
+    ptext = "".join(f"{clingo.Function(p, list(a))}.\n" for p, a in facts if needed is None or (p, len(a)) in needed)
+    with tempfile.NamedTemporaryFile("w", suffix=".lp", delete=False) as f:
+        f.write("\n".join(str(s) for s in program))
+    try:
+        row["clingo_pruned"] = median_ms(lambda: clingo_alone([f.name], ptext), repeats)
+    finally:
+        os.unlink(f.name)
+    row["ratio_pruned"] = row["warm"] / row["clingo_pruned"]
+    row["cold"] = cold_cli(str(path), 5)
+    return row
+
+
+def measure_batch(sits: list, workers: int) -> dict[str, float]:
+    check(sits[:10], workers=1)  # warm (the batch rewrite of the KB is made once per process)
+    t = time.perf_counter()
+    outcomes = check(sits, workers=workers)
+    t_check = time.perf_counter() - t
+    failed = [o for o in outcomes if not o.passed]
+    assert not failed, (failed[0].situation.path, failed[0].mismatches)
+    return {"check_s": t_check, "cps": len(sits) / t_check}
+
+
+def batches(n_cases: int) -> dict[str, dict[str, float]]:
+    """Cases per second for n_cases generated 20-unit cases, and for n_cases taken in turn
+    from examples/cases (what a curator checks), in one process and in worker processes."""
+    texts = [situation(20, seed=1000 + k) for k in range(n_cases)]
+    t = time.perf_counter()
+    generated = [load_text(x, f"case{k}.yaml") for k, x in enumerate(texts)]
+    load_generated = time.perf_counter() - t
+    root = Path(__file__).resolve().parent.parent / "examples" / "cases"
+    files = iter_case_files([str(root)])
+    t = time.perf_counter()
+    examples = [load_file(f) for f in files]
+    load_examples = (time.perf_counter() - t) * n_cases / len(files)
+    examples = [examples[k % len(examples)] for k in range(n_cases)]
+    cpus = os.cpu_count() or 1
+    out = {}
+    for name, sits, load_s in (("examples/cases", examples, load_examples), ("generated 20-unit", generated,
+                                                                            load_generated)):
+        for workers in sorted({1, min(cpus, 4)}):
+            row = measure_batch(sits, workers)
+            row["load_s"] = load_s
+            out[f"{name}, {workers} process{'es' if workers > 1 else ''}"] = row
+    return out
+
+
+def main() -> None:
+    p = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    p.add_argument("--quick", action="store_true", help="fewer repeats and a batch of 200 cases")
+    args = p.parse_args()
+    repeats = 5 if args.quick else 21
+    n_cases = 200 if args.quick else 1000
+    print(f"aslrules bench: clingo {clingo.__version__}, Python {sys.version.split()[0]}, "
+          f"{os.cpu_count()} CPUs, {len(kb_files())} KB files, median of {repeats} (cold: of 5)")
+    with tempfile.TemporaryDirectory() as d:
+        rows = {n: measure_situation(n, repeats, Path(d)) for n in (20, 500)}
+    batch = batches(n_cases)
+
+    def ok(good: bool) -> str:
+        return "ok" if good else "MISSED"
+
+    print()
+    print(f"{'':34}{'20 units':>12}{'500 units':>12}   target")
+    lines = [
+        ("load YAML (ms)", "load"),
+        ("warm question, total (ms)", "warm"),
+        ("  build facts (ms)", "facts"),
+        ("  prune+Control+ground+solve (ms)", "solve"),
+        ("  read answers (ms)", "read"),
+        ("clingo alone, KB files (ms)", "clingo"),
+        ("Python total / clingo alone", "ratio"),
+        ("clingo alone, pruned KB (ms)", "clingo_pruned"),
+        ("Python total / that", "ratio_pruned"),
+        ("cold CLI `check FILE` (ms)", "cold"),
+    ]
+    for label, key in lines:
+        a, b = rows[20][key], rows[500][key]
+        fmt = "{:>12.2f}" if key.startswith("ratio") else "{:>12.1f}"
+        target = ""
+        if key == "warm":
+            target = f"<= 10 ms at 20 units: {ok(a <= 10)}; <= 1000 ms at 500: {ok(b <= 1000)}"
+        elif key.startswith("ratio"):
+            target = f"<= 1.5x: {ok(a <= 1.5)} / {ok(b <= 1.5)}"
+        elif key == "cold":
+            target = f"one question at 500 units <= 1 s, cold: {ok(b <= 1000)}"
+        print(f"{label:34}" + fmt.format(a) + fmt.format(b) + ("   " + target if target else ""))
+    print()
+    print(f"batch of {n_cases} cases (core.check, 100 per grounding){'':9}cases/s   target >= 500   (+ loading YAML)")
+    for name, r in batch.items():
+        print(f"  {name:46}{r['cps']:>8.0f}   {ok(r['cps'] >= 500):13}   "
+              f"({n_cases / (r['check_s'] + r['load_s']):.0f}/s with loading)")
+
+if __name__ == "__main__":
+    main()
