@@ -111,18 +111,21 @@ def _atom_specs(t: ast.AST) -> tuple[tuple[str, int], tuple[tuple, ...]]:
     return _sig(t), tuple(_arg_spec(a) for a in t.arguments)
 
 
-def _head_atoms(node: ast.AST) -> list[ast.AST]:
-    """The atom terms of every symbolic atom below a rule head (pools expanded)."""
+def _head_atoms(node: ast.AST) -> list[ast.AST] | None:
+    """The atom terms of every symbolic atom below a rule head (pools expanded); None if some
+    head atom is not a plain predicate (classical negation, ...): the analysis does not cover it."""
     found: list[ast.AST] = []
+    unknown: list[ast.AST] = []
 
     class Collect(ast.Transformer):
         def visit_SymbolicAtom(self, x: ast.AST) -> ast.AST:
             terms = x.symbol.arguments if x.symbol.ast_type == ast.ASTType.Pool else [x.symbol]
-            found.extend(t for t in terms if _sig(t) is not None)
+            for t in terms:
+                (found if _sig(t) is not None else unknown).append(t)
             return x
 
     Collect()(node)
-    return found
+    return None if unknown else found
 
 
 Domain = dict[tuple[str, int], list]  # signature -> per position: a set of tokens, or _ANY
@@ -137,19 +140,28 @@ class Relevance:
         self.uses: list[list[tuple[str, int]]] = []  # per rule: every predicate it mentions
         self.shown: list[tuple[str, int]] = []  # what the program shows: what must be derived
         self.show_all = False
+        self.covered = True  # False: the program has something the analysis does not cover: keep all
+        plain = (ast.ASTType.Rule, ast.ASTType.Defined, ast.ASTType.ShowSignature, ast.ASTType.ShowTerm,
+                 ast.ASTType.Program, ast.ASTType.Definition, ast.ASTType.Comment)
         for i, s in enumerate(stms):
             if s.ast_type == ast.ASTType.ShowSignature:
                 self.shown.append((s.name, s.arity))
             elif s.ast_type == ast.ASTType.ShowTerm:
                 self.show_all = True
+            elif s.ast_type not in plain:  # #external, #heuristic, #minimize, theory, ...
+                self.covered = False
             if s.ast_type != ast.ASTType.Rule:
                 continue
+            head_atoms = _head_atoms(s.head)
+            if head_atoms is None:
+                self.covered = False
+                head_atoms = []
             body = []
             for lit in s.body:
                 if (lit.ast_type == ast.ASTType.Literal and lit.sign == ast.Sign.NoSign
                         and lit.atom.ast_type == ast.ASTType.SymbolicAtom and _sig(lit.atom.symbol) is not None):
                     body.append(_atom_specs(lit.atom.symbol))
-            heads = [_atom_specs(t) for t in _head_atoms(s.head)]
+            heads = [_atom_specs(t) for t in head_atoms]
             uses: list[tuple[str, int]] = []
             _atoms_in(s.head, uses)
             for lit in s.body:
@@ -161,7 +173,7 @@ class Relevance:
 
     def to_json(self) -> str:
         return json.dumps({"size": self.size, "rules": self.rules, "uses": self.uses, "shown": self.shown,
-                           "show_all": self.show_all})
+                           "show_all": self.show_all, "covered": self.covered})
 
     @classmethod
     def from_json(cls, text: str, size: int) -> Relevance | None:
@@ -179,6 +191,7 @@ class Relevance:
         self.uses = [[tup(u) for u in uses] for uses in data["uses"]]
         self.shown = [tup(x) for x in data["shown"]]
         self.show_all = data["show_all"]
+        self.covered = data["covered"]
         self._index()
         return self
 
@@ -251,6 +264,8 @@ class Relevance:
     def prune(self, dom: Domain) -> tuple[list[int], set[tuple[str, int]] | None]:
         """The statements to keep (every non-rule, and the rules that may fire and matter), and the
         predicates whose facts may matter (None: every one)."""
+        if not self.covered:
+            return list(range(self.size)), None
         dom = {sig: [x if x is _ANY else set(x) for x in slots] for sig, slots in dom.items()}
         alive: set[int] = set()
         queue = list(range(len(self.rules)))

@@ -107,3 +107,33 @@ def test_cache(tmp_path, monkeypatch) -> None:
         p.write_text("garbage ( :- {", encoding="utf-8")
     damaged = Engine()
     assert [shown(x) for x in damaged.solve_batch(facts)] == expected
+
+
+def _toy(text: str) -> tuple[list, Relevance]:
+    from clingo import ast
+
+    stms: list = []
+    ast.parse_string(text, stms.append)
+    return stms, Relevance(stms)
+
+
+def test_relevance_on_toy_programs() -> None:
+    """What the analysis keeps, on programs small enough to see by eye."""
+    from clingo import Function, Number
+
+    stms, rel = _toy("q(X) :- p(X). r(X) :- q(X). z :- w. s(X) :- p(X), kind(X, big). #show r/1. #show s/1.")
+    kept = lambda facts: [str(stms[i]) for i in rel.live(rel.domain(facts)) if stms[i].ast_type.name == "Rule"]  # noqa: E731
+    # no p fact: nothing can fire; p, but kind only `small`: s cannot fire; z never
+    assert kept([]) == []
+    small = [("p", (Number(1),)), ("kind", (Number(1), Function("small")))]
+    assert kept(small) == ["q(X) :- p(X).", "r(X) :- q(X)."]
+    big = [("p", (Number(1),)), ("kind", (Number(1), Function("big")))]
+    assert "s(X) :- p(X); kind(X,big)." in kept(big)
+    # a table nothing shown depends on is dropped, with its facts
+    stms, rel = _toy("t(1). t(2). u(X) :- t(X). v(X) :- p(X). #show v/1.")
+    live, needed = rel.prune(rel.domain([("p", (Number(1),))]))
+    assert [str(stms[i]) for i in live if stms[i].ast_type.name == "Rule"] == ["v(X) :- p(X)."]
+    assert needed == {("v", 1), ("p", 1)}
+    # classical negation in a head is not covered: keep everything
+    stms, rel = _toy("-q(X) :- p(X). r(X) :- -q(X). #show r/1.")
+    assert not rel.covered and rel.live({}) == list(range(len(stms)))
