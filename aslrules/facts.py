@@ -66,6 +66,7 @@ class FactBuilder:
 def situation_facts(sit: Situation) -> FactBuilder:
     fb = FactBuilder()
     fb.add("phase", _const(sit.phase, model.PHASES))
+    fb.add("phase_label", String(sit.phase))
     fb.add("attacker", String(sit.attacker))
     for name, values in model.READINGS.items():
         value = sit.readings.get(name, values[0])
@@ -146,7 +147,8 @@ def _unit_facts(fb: FactBuilder, u: model.Unit) -> None:
         fb.add("weapon_of", wid, uid)
         fb.add("weapon_kind", wid, String(_checked(w.kind, model.WEAPON_KINDS)))
         fb.add("weapon_fp", wid, scaled(w.fp))
-        fb.add("weapon_range", wid, Number(w.range))
+        if w.range is not None:
+            fb.add("weapon_range", wid, Number(w.range))
         if w.rof is not None:
             fb.add("weapon_rof", wid, Number(w.rof))
         if w.breakdown is not None:

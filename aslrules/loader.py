@@ -923,7 +923,7 @@ class _Builder(_CaMixin, _Reader):
             id=self.required(fields, "id", lambda n, p: self.define(n, p, "weapon", kind, side)),
             kind=kind,
             fp=self.optional(fields, "fp", self.number, Fraction(0)),
-            range=self.optional(fields, "range", self.whole(low=0), 0),
+            range=self.optional(fields, "range", self.whole(low=0), None),
             rof=self.optional(fields, "rof", self.whole(1, 6), None),
             breakdown=self.optional(fields, "breakdown", self.whole(2, 12), None),
             fire=self.optional(fields, "fire", self.fire_counter, "none"),

@@ -100,7 +100,7 @@ class Weapon:
     id: str
     kind: str
     fp: Fraction = Fraction(0)
-    range: int = 0
+    range: int | None = None  # None: not given, no range limit is checked
     rof: int | None = None
     breakdown: int | None = None
     fire: str = "none"
