@@ -171,7 +171,7 @@ def _unit_facts(fb: FactBuilder, u: model.Unit) -> None:
             fb.add("dash", uid)
         if m.bypass:
             fb.add("bypass", uid)
-        for a in getattr(m, "activities", ()):
+        for a in m.activities:
             fb.add("activity", uid, _const(a, model.ACTIVITIES))
     for k, a in enumerate(u.attacked_here):
         fb.add("attacked_here", uid, Number(k), _const(a.option, model.OPTIONS))
@@ -205,7 +205,7 @@ def question_facts(fb: FactBuilder, qid: Symbol, q: AttackQuestion, sit: Situati
         fb.add("q_director", qid, String(q.director))
     for t in q.targets:
         fb.add("q_target", qid, String(t))
-    at = getattr(q, "at", None)
+    at = q.at
     if at is not None:
         fb.add("q_at", qid, fb.location(at))
     if q.hexside is not None:
