@@ -217,7 +217,7 @@ def read_answers(symbols: list[Symbol]) -> dict[Any, Answer]:
             get(a[0]).residual_fp = Fraction(a[1].number, SCALE)
         elif n == "residual_note":
             get(a[0]).residual_notes.append(Reason(a[1].string, render(a[2].string, a[3])))
-        elif n == "after":
+        elif n == "counter_after":
             get(a[0]).after[a[1].string] = a[2].name
         elif n == "fpf_nmc_dr":
             get(a[0]).fpf_nmc_dr = a[1].number
