@@ -50,6 +50,12 @@ class FactBuilder:
     def add(self, pred: str, *args: Symbol) -> None:
         self.facts.append((pred, args))
 
+    def flags(self, subject: Symbol, obj: object, **predicates: str) -> None:
+        """One fact `pred(subject)` for each boolean field of `obj` that is true."""
+        for attr, pred in predicates.items():
+            if getattr(obj, attr):
+                self.add(pred, subject)
+
     def hex(self, h: model.Hex) -> Symbol:
         if h.name not in self._hexes:
             self._hexes.add(h.name)
@@ -165,12 +171,7 @@ def _unit_facts(fb: FactBuilder, u: model.Unit) -> None:
         if m.frm is not None:
             fb.add("moved_from", uid, fb.hex(m.frm))
         fb.add("mf_here", uid, scaled(m.mf_here))
-        if m.assault:
-            fb.add("assault", uid)
-        if m.dash:
-            fb.add("dash", uid)
-        if m.bypass:
-            fb.add("bypass", uid)
+        fb.flags(uid, m, assault="assault", dash="dash", bypass="bypass")
         for a in m.activities:
             fb.add("activity", uid, _const(a, model.ACTIVITIES))
     for k, a in enumerate(u.attacked_here):
@@ -221,12 +222,7 @@ def question_facts(fb: FactBuilder, qid: Symbol, q: AttackQuestion, sit: Situati
         fb.add("q_ammo", qid, String(_checked(q.ammo, model.AMMO)))
     if q.hit is False:
         fb.add("q_missed", qid)
-    if q.dud:
-        fb.add("q_dud", qid)
-    if q.air_burst:
-        fb.add("q_air_burst", qid)
-    if q.collateral:
-        fb.add("q_collateral", qid)
+    fb.flags(qid, q, dud="q_dud", air_burst="q_air_burst", collateral="q_collateral")
     for loc in q.spraying:
         fb.add("q_spray", qid, fb.location(loc))
 
