@@ -2,9 +2,11 @@
 
 from __future__ import annotations
 
+import gc
 import multiprocessing
 import os
-from collections.abc import Iterable, Sequence
+from contextlib import contextmanager
+from collections.abc import Iterable, Iterator, Sequence
 from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass, field
 from fractions import Fraction
@@ -205,14 +207,32 @@ def _figure_text(value: Any) -> Any:
     return value
 
 
+@contextmanager
+def _no_cyclic_gc() -> Iterator[None]:
+    """Python's cycle collector paused while a chunk is answered.
+
+    A chunk allocates hundreds of thousands of small objects (facts, symbols, answers) and
+    makes no reference cycles worth collecting, but each allocation burst triggers a full
+    collection that walks every object alive, the loaded cases included: with 1,000 cases
+    loaded that was a third of the batch's time (bench/run.py).  Collection resumes after."""
+    enabled = gc.isenabled()
+    gc.disable()
+    try:
+        yield
+    finally:
+        if enabled:
+            gc.enable()
+
+
 def _answer_chunk(eng: Engine, chunk: Sequence[Situation]) -> list[dict[Any, Answer]]:
     """Each case's answers, one grounding for the chunk."""
-    facts = [build_facts(s).facts for s in chunk]
-    per_case = eng.solve_batch(facts) if len(chunk) > 1 else [eng.solve(facts[0])]
-    answers = []
-    for sit, symbols in zip(chunk, per_case):
-        check_missing_ranges(sit.path, symbols)
-        answers.append(read_answers(symbols))
+    with _no_cyclic_gc():
+        facts = [build_facts(s).facts for s in chunk]
+        per_case = eng.solve_batch(facts) if len(chunk) > 1 else [eng.solve(facts[0])]
+        answers = []
+        for sit, symbols in zip(chunk, per_case):
+            check_missing_ranges(sit.path, symbols)
+            answers.append(read_answers(symbols))
     return answers
 
 
@@ -220,13 +240,21 @@ _POOL_ENGINE: Engine | None = None
 
 
 def _pool_init(directory: str, prune: bool) -> None:
-    global _POOL_ENGINE
+    global _POOL_ENGINE, _POOL_CASES
     if _POOL_ENGINE is None:  # forked workers inherit the parent's engine, parsed already
         _POOL_ENGINE = Engine(Path(directory), prune=prune)
 
 
-def _pool_chunk(chunk: Sequence[Situation]) -> list[dict[Any, Answer]] | tuple:
+_POOL_CASES: Sequence[Situation] | None = None  # a forked worker's copy of the parent's cases
+
+
+def _pool_chunk(chunk: Sequence[Situation] | tuple[int, int]) -> list[dict[Any, Answer]] | tuple:
+    """Answer one chunk in a worker: given as cases (spawn), or as a range of the cases a forked
+    worker inherited (pickling 100 loaded cases to send them costs about 150 ms)."""
     assert _POOL_ENGINE is not None
+    if isinstance(chunk, tuple):
+        assert _POOL_CASES is not None
+        chunk = _POOL_CASES[chunk[0]:chunk[1]]
     try:  # only the expectations' questions (numbered) go back to the parent
         return [{k: a for k, a in answers.items() if isinstance(k, int)}
                 for answers in _answer_chunk(_POOL_ENGINE, chunk)]
@@ -240,7 +268,7 @@ def check(situations: Sequence[Situation], *, eng: Engine | None = None, batch_s
 
     With more cases than one batch holds, the batches are shared among `workers` processes
     (default: one per CPU, at most 4; `workers=1` keeps everything in this process)."""
-    global _POOL_ENGINE
+    global _POOL_ENGINE, _POOL_CASES
     eng = eng or engine()
     chunks = [situations[i:i + batch_size] for i in range(0, len(situations), batch_size)]
     if workers is None:
@@ -251,13 +279,17 @@ def check(situations: Sequence[Situation], *, eng: Engine | None = None, batch_s
         methods = multiprocessing.get_all_start_methods()
         context = multiprocessing.get_context("fork" if "fork" in methods else "spawn")
         _POOL_ENGINE = eng  # inherited by forked workers
+        forked = context.get_start_method() == "fork"
+        if forked:
+            _POOL_CASES = situations
         eng.batch  # rewrite the KB once, before forking
         try:
             with ProcessPoolExecutor(workers, mp_context=context, initializer=_pool_init,
                                      initargs=(str(eng.files[0].parent), eng.prune)) as pool:
-                results = list(pool.map(_pool_chunk, chunks))
+                work = [(i, i + batch_size) for i in range(0, len(situations), batch_size)] if forked else chunks
+                results = list(pool.map(_pool_chunk, work))
         finally:
-            _POOL_ENGINE = None
+            _POOL_ENGINE = _POOL_CASES = None
         for r in results:
             if isinstance(r, tuple):
                 raise InputError(*r)

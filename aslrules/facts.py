@@ -9,8 +9,10 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 from fractions import Fraction
+from functools import lru_cache
 
-from clingo import Function, Number, String, Symbol
+import clingo
+from clingo import Function, Symbol
 
 from . import model
 from .model import AttackQuestion, Location, Situation
@@ -20,11 +22,17 @@ SCALE = 64
 
 Fact = tuple[str, tuple[Symbol, ...]]
 
+# A clingo symbol is an immutable value, and making one from Python costs a few microseconds
+# (a batch of cases makes tens of thousands): ids, numbers and constants are made once each.
+String = lru_cache(maxsize=1 << 16)(clingo.String)
+Number = lru_cache(maxsize=1 << 12)(clingo.Number)
+_constant = lru_cache(maxsize=1 << 10)(Function)
+
 
 def _const(value: str, vocabulary: tuple[str, ...] | dict) -> Symbol:
     if value not in vocabulary:  # the loader already checked; this guards the API
         raise ValueError(f"{value!r} is not in the closed vocabulary")
-    return Function(value.lower())
+    return _constant(value.lower())
 
 
 def scaled(value: Fraction | int) -> Symbol:
@@ -76,7 +84,7 @@ def situation_facts(sit: Situation) -> FactBuilder:
     fb.add("attacker", String(sit.attacker))
     for name, values in model.READINGS.items():
         value = sit.readings.get(name, values[0])
-        fb.add("reading", Function(name), _const(value, values))
+        fb.add("reading", _constant(name), _const(value, values))
 
     for loc, terrain in sit.locations.items():
         s = fb.location(loc)

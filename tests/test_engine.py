@@ -137,3 +137,27 @@ def test_relevance_on_toy_programs() -> None:
     # classical negation in a head is not covered: keep everything
     stms, rel = _toy("-q(X) :- p(X). r(X) :- -q(X). #show r/1.")
     assert not rel.covered and rel.live({}) == list(range(len(stms)))
+
+
+def _atoms_after(facts, case, direct: bool) -> list[str]:
+    import clingo
+
+    ctl = clingo.Control(["--warn=none"])
+    Engine._add_facts(ctl, facts, case, direct=direct)
+    ctl.ground([("base", [])])
+    return sorted(str(a.symbol) for a in ctl.symbolic_atoms)
+
+
+def test_facts_through_the_c_api_equal_facts_through_the_python_api() -> None:
+    """engine._add_facts_direct (clingo's C API, buffers reused) adds exactly the atoms the public
+    Backend API adds, with and without a case argument, and for facts wider than its buffer."""
+    from clingo import Function, Number, String
+
+    from aslrules import engine
+
+    assert engine._clib is not None, "clingo's C bindings moved: the fast path is not in use"
+    wide = ("wide", tuple(Number(k) for k in range(40)))
+    for sit in SITUATIONS[::10]:
+        facts = [*build_facts(sit).facts, wide, ("title", (String('x"). #false. y("'),)), ("c", (Function("k"),))]
+        for case in (None, Number(3)):
+            assert _atoms_after(facts, case, True) == _atoms_after(facts, case, False)

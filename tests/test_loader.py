@@ -584,3 +584,30 @@ def test_mangled_base_case_gives_a_situation_or_an_input_error(edits: list[tuple
         else:
             lines[index] = bit + "\n"
     _loads_or_input_error("".join(lines))
+
+
+# --------------------------------------------------------------------------- the two YAML loaders
+
+EXAMPLES = sorted((Path(__file__).parent.parent / "examples").rglob("*.yaml"))
+
+
+@pytest.mark.parametrize("path", EXAMPLES[::7], ids=lambda p: p.name)
+def test_pure_python_and_libyaml_loaders_read_the_same_situation(path, monkeypatch):
+    """The loader uses libyaml's safe loader when PyYAML has it, else PyYAML's own: both must
+    give the same situation, with the same lines in an error."""
+    import yaml
+
+    from aslrules import loader
+
+    if not hasattr(yaml, "CSafeLoader"):
+        pytest.skip("PyYAML without libyaml")
+    text = path.read_text(encoding="utf-8")
+    read = {}
+    for name in ("CSafeLoader", "SafeLoader"):
+        monkeypatch.setattr(loader, "_SAFE_LOADER", getattr(yaml, name))
+        read[name] = load_text(text, str(path))
+        with pytest.raises(InputError) as bad:
+            load_text(text.replace("units:", "units: {x: 1}\nunit:", 1), str(path))
+        read[name + " error"] = (bad.value.line, bad.value.path)
+    assert read["CSafeLoader"] == read["SafeLoader"]
+    assert read["CSafeLoader error"] == read["SafeLoader error"]
