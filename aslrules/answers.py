@@ -9,9 +9,8 @@ from dataclasses import dataclass, field
 from fractions import Fraction
 from typing import Any
 
-from clingo import Symbol, SymbolType
-
 from .facts import SCALE
+from .symbols import Term, Value, sort_key
 
 
 def fmt_number(x: Fraction | int) -> str:
@@ -22,16 +21,16 @@ def fmt_number(x: Fraction | int) -> str:
     return repr(float(x))
 
 
-def to_python(s: Symbol) -> Any:
-    if s.type == SymbolType.Number:
-        return s.number
-    if s.type == SymbolType.String:
-        return s.string
-    if s.name in ("fp", "mf") and len(s.arguments) == 1 and s.arguments[0].type == SymbolType.Number:
-        return Fraction(s.arguments[0].number, SCALE)
-    if s.name == "" or s.arguments:
-        return tuple(to_python(a) for a in s.arguments)
-    return s.name
+def to_python(v: Value) -> Any:
+    """A value the KB showed, for an answer: fp(N)/mf(N) scaled back to a Fraction, a tuple or
+    function to a tuple of its arguments, a constant to its name."""
+    if not isinstance(v, Term):
+        return v
+    if v.name in ("fp", "mf") and len(v.arguments) == 1 and isinstance(v.arguments[0], int):
+        return Fraction(v.arguments[0], SCALE)
+    if v.name == "" or v.arguments:
+        return tuple(to_python(a) for a in v.arguments)
+    return v.name
 
 
 def text_of(value: Any) -> str:
@@ -42,8 +41,9 @@ def text_of(value: Any) -> str:
     return str(value)
 
 
-def render(template: str, args: Symbol) -> str:
-    values = [text_of(to_python(a)) for a in args.arguments] if args.name == "" else [text_of(to_python(args))]
+def render(template: str, args: Value) -> str:
+    values = [text_of(to_python(a)) for a in args.arguments] if isinstance(args, Term) and args.name == "" \
+        else [text_of(to_python(args))]
     return template.format(*values)
 
 
@@ -156,27 +156,22 @@ class Answer:
 
 
 def _qid_text(qid: Any) -> Any:
-    if isinstance(qid, Symbol):
+    if isinstance(qid, Term):
         return str(qid)
     return qid
 
 
-def _key(s: Symbol) -> Any:
-    return s.number if s.type == SymbolType.Number else s
-
-
-def read_answers(symbols: list[Symbol]) -> dict[Any, Answer]:
+def read_answers(atoms: list[Term]) -> dict[Any, Answer]:
     """Group shown atoms by question: {question id: Answer}."""
     answers: dict[Any, Answer] = {}
 
-    def get(q: Symbol) -> Answer:
-        k = _key(q)
-        if k not in answers:
-            answers[k] = Answer(qid=k)
-        return answers[k]
+    def get(q: Value) -> Answer:
+        if q not in answers:
+            answers[q] = Answer(qid=q)
+        return answers[q]
 
     fp_notes: dict[Any, dict[str, list[Reason]]] = defaultdict(lambda: defaultdict(list))
-    for s in sorted(symbols):
+    for s in sorted(atoms, key=sort_key):  # clingo's order: the same answers each time
         a = s.arguments
         n = s.name
         if n == "question":
@@ -184,53 +179,53 @@ def read_answers(symbols: list[Symbol]) -> dict[Any, Answer]:
         elif n == "verdict":
             get(a[0]).verdict = a[1].name
         elif n in ("forbid", "must", "note"):
-            r = Reason(a[1].string, render(a[2].string, a[3]))
+            r = Reason(a[1], render(a[2], a[3]))
             {"forbid": get(a[0]).forbid, "must": get(a[0]).must, "note": get(a[0]).notes}[n].append(r)
         elif n == "q_firer":
-            get(a[0]).firers[a[1].string] = a[2].name
+            get(a[0]).firers[a[1]] = a[2].name
         elif n == "q_target":
-            get(a[0]).targets.append(a[1].string)
+            get(a[0]).targets.append(a[1])
         elif n == "fp":
-            get(a[0]).fp = Fraction(a[1].number, SCALE)
+            get(a[0]).fp = Fraction(a[1], SCALE)
         elif n == "fp_firer":
             ans = get(a[0])
-            ans.fp_firers.setdefault(a[1].string, FirerFP(Fraction(0))).fp = Fraction(a[2].number, SCALE)
+            ans.fp_firers.setdefault(a[1], FirerFP(Fraction(0))).fp = Fraction(a[2], SCALE)
         elif n == "fp_note":
-            fp_notes[_key(a[0])][a[1].string].append(Reason(a[2].string, render(a[3].string, a[4])))
+            fp_notes[a[0]][a[1]].append(Reason(a[2], render(a[3], a[4])))
         elif n == "ift_column":
-            get(a[0]).ift_column = a[1].number
+            get(a[0]).ift_column = a[1]
         elif n == "base_column":
-            get(a[0]).base_column = a[1].number
+            get(a[0]).base_column = a[1]
         elif n == "column_shift":
-            get(a[0]).column_shifts.append(DrmPart(a[1].string, render(a[2].string, a[3]), a[4].number))
+            get(a[0]).column_shifts.append(DrmPart(a[1], render(a[2], a[3]), a[4]))
         elif n == "drm":
-            get(a[0]).drm = a[1].number
+            get(a[0]).drm = a[1]
         elif n == "drm_part":
-            get(a[0]).drm_parts.append(DrmPart(a[1].string, render(a[2].string, a[3]), a[4].number))
+            get(a[0]).drm_parts.append(DrmPart(a[1], render(a[2], a[3]), a[4]))
         elif n == "leader_direction":
             get(a[0]).leader_direction = True
         elif n == "breakdown":
-            get(a[0]).breakdown[a[1].string] = a[2].number
+            get(a[0]).breakdown[a[1]] = a[2]
         elif n == "breakdown_note":
-            get(a[0]).breakdown_notes.append(Reason(a[1].string, render(a[2].string, a[3])))
+            get(a[0]).breakdown_notes.append(Reason(a[1], render(a[2], a[3])))
         elif n == "residual_fp":
-            get(a[0]).residual_fp = Fraction(a[1].number, SCALE)
+            get(a[0]).residual_fp = Fraction(a[1], SCALE)
         elif n == "residual_note":
-            get(a[0]).residual_notes.append(Reason(a[1].string, render(a[2].string, a[3])))
+            get(a[0]).residual_notes.append(Reason(a[1], render(a[2], a[3])))
         elif n == "counter_after":
-            get(a[0]).after[a[1].string] = a[2].name
+            get(a[0]).after[a[1]] = a[2].name
         elif n == "fpf_nmc_dr":
-            get(a[0]).fpf_nmc_dr = a[1].number
+            get(a[0]).fpf_nmc_dr = a[1]
         elif n == "firer_status":
-            get(a[0]).firer_status[a[1].string] = a[2].name
+            get(a[0]).firer_status[a[1]] = a[2].name
         elif n == "ca_question":  # issue 5: the CA question kinds
             get(a[0]).kind = a[1].name
         elif n == "caq_firer":
-            get(a[0]).firers[a[1].string] = ""
+            get(a[0]).firers[a[1]] = ""
         elif n in ("caq_target", "caq_at"):
-            get(a[0]).targets.append(a[1].string)
+            get(a[0]).targets.append(a[1])
         elif n == "caq_to":  # a ca_change's new hexspine, or Bypass facing
-            get(a[0]).targets.append(f"hexspine {a[1].string}/{a[2].string}")
+            get(a[0]).targets.append(f"hexspine {a[1]}/{a[2]}")
         elif n == "caq_to_facing":
             get(a[0]).targets.append(f"facing {a[1].name}")
         elif n == "figure":

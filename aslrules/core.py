@@ -13,7 +13,7 @@ from fractions import Fraction
 from pathlib import Path
 from typing import Any
 
-from clingo import Function, Number, String, Symbol
+from clingo import Function, Number, String
 
 from . import model
 
@@ -51,9 +51,9 @@ def ask(sit: Situation, *, firer: str | None = None, eng: Engine | None = None) 
     eng = eng or engine()
     listing = not sit.expect
     fb = build_facts(sit, list_options=listing, firer=firer)
-    symbols = eng.solve(fb.facts)
-    check_missing_ranges(sit.path, symbols)
-    answers = read_answers(symbols)
+    atoms = eng.solve(fb.facts)
+    check_missing_ranges(sit.path, atoms)
+    answers = read_answers(atoms)
     return [answers[k] for k in _ordered(answers)]
 
 
@@ -97,11 +97,11 @@ def geometry(a: str, b: str, *, range_override: int | None = None, blocked: bool
     if blocked:
         fb.add("los_blocked", String(la.hex.name), String(lb.hex.name))
     fb.add("need_pair", sa, sb)
-    symbols = (eng or engine()).solve(fb.facts)
+    atoms = (eng or engine()).solve(fb.facts)
     return Geometry(
-        range=next((s.arguments[2].number for s in symbols if s.name == "range"
-                    and _strings(s.arguments[:2]) == (la.hex.name, lb.hex.name)), None),
-        adjacent=any(s.name == "adjacent" and _strings(s.arguments) == (la.name, lb.name) for s in symbols),
+        range=next((s.arguments[2] for s in atoms if s.name == "range"
+                    and s.arguments[:2] == (la.hex.name, lb.hex.name)), None),
+        adjacent=any(s.name == "adjacent" and s.arguments == (la.name, lb.name) for s in atoms),
     )
 
 
@@ -110,10 +110,6 @@ def _on_board(loc: Location, board: str) -> Location:
     if h.board:
         return loc
     return Location(model.Hex(board=board, col=h.col, row=h.row, name=board + h.name), loc.level)
-
-
-def _strings(args: Sequence[Symbol]) -> tuple[str, ...]:
-    return tuple(x.string for x in args)
 
 
 def hex_range(a: str, b: str, **kw: Any) -> int | None:
@@ -230,9 +226,9 @@ def _answer_chunk(eng: Engine, chunk: Sequence[Situation]) -> list[dict[Any, Ans
         facts = [build_facts(s).facts for s in chunk]
         per_case = eng.solve_batch(facts) if len(chunk) > 1 else [eng.solve(facts[0])]
         answers = []
-        for sit, symbols in zip(chunk, per_case):
-            check_missing_ranges(sit.path, symbols)
-            answers.append(read_answers(symbols))
+        for sit, atoms in zip(chunk, per_case):
+            check_missing_ranges(sit.path, atoms)
+            answers.append(read_answers(atoms))
     return answers
 
 

@@ -27,6 +27,7 @@ from clingo import Function, Number, Symbol, ast
 
 from .errors import InputError
 from .facts import Fact
+from .symbols import Term, add_facts, read_atoms
 
 log = logging.getLogger(__name__)
 
@@ -650,26 +651,19 @@ class Engine:
         with ctl.backend() as backend:
             if case is not None:
                 backend.add_rule([backend.add_atom(Function(CASE_PRED, [case]))])
-            if direct and _clib is not None and hasattr(backend, "_rep"):
-                _add_facts_direct(backend._rep, facts, case)
-                return
-            for pred, args in facts:
-                full = [case, *args] if case is not None else list(args)
-                backend.add_rule([backend.add_atom(Function(pred, full))])
+            add_facts(backend, facts, case, direct=direct)
 
     @staticmethod
-    def _model(ctl: clingo.Control) -> list[Symbol]:
+    def _model(ctl: clingo.Control) -> list[Term]:
         ctl.ground([("base", [])])
-        shown: list[Symbol] = []
         with ctl.solve(yield_=True) as handle:
             for m in handle:
-                shown = m.symbols(shown=True)
-                break
-            else:  # the KB is stratified: no model means the KB itself is broken
-                raise RuntimeError("the knowledge base has no answer set for this situation")
-        return shown
+                return read_atoms(m.symbols(shown=True))
+        # the KB is stratified: no model means the KB itself is broken
+        raise RuntimeError("the knowledge base has no answer set for this situation")
 
-    def solve(self, facts: Sequence[Fact]) -> list[Symbol]:
+    def solve(self, facts: Sequence[Fact]) -> list[Term]:
+        """The shown atoms of one situation's answer set."""
         if not self.prune:
             ctl = self._control(self.program)
             self._add_facts(ctl, facts)
@@ -679,7 +673,7 @@ class Engine:
         self._add_facts(ctl, facts if needed is None else [f for f in facts if (f[0], len(f[1])) in needed])
         return self._model(ctl)
 
-    def solve_batch(self, cases: Sequence[Sequence[Fact]]) -> list[list[Symbol]]:
+    def solve_batch(self, cases: Sequence[Sequence[Fact]]) -> list[list[Term]]:
         """Solve many situations in one grounding; returns each one's shown atoms."""
         dom: Domain = {}
         if self.prune:
@@ -692,89 +686,16 @@ class Engine:
             if needed is not None:
                 facts = [f for f in facts if (f[0], len(f[1])) in needed]
             self._add_facts(ctl, facts, Number(k))
-        per_case: list[list[Symbol]] = [[] for _ in cases]
-        for sym in self._model(ctl):
-            args = sym.arguments
-            per_case[args[0].number].append(CaseAtom(sym.name, args[1:]))  # type: ignore[arg-type]
+        per_case: list[list[Term]] = [[] for _ in cases]
+        for atom in self._model(ctl):  # every shown atom has its case first
+            per_case[atom.arguments[0]].append(Term(atom.name, atom.arguments[1:]))
         return per_case
 
 
-# The facts of a batch of cases number tens of thousands, and through clingo's Python API each
-# costs three calls that each allocate (Function, add_atom, add_rule: about 6 microseconds).
-# `_add_facts_direct` makes the same three calls into clingo's C API through the bindings the
-# clingo package itself uses, with buffers allocated once: the same facts, about 3x faster
-# (bench/run.py).  Where those bindings are missing (a clingo other than 5.5-5.8) the public
-# API is used; tests/test_engine.py checks both give the same answers.
-try:
-    from clingo._internal import _ffi as _cffi, _handle_error as _raise_error, _lib as _clib
-except ImportError:  # pragma: no cover - another clingo layout
-    _clib = None
-
-
-def _add_facts_direct(backend: Any, facts: Iterable[Fact], case: Symbol | None) -> None:
-    new = _cffi.new
-    create, add_atom, add_rule = _clib.clingo_symbol_create_function, _clib.clingo_backend_add_atom, \
-        _clib.clingo_backend_rule
-    symbol, atom, null = new("clingo_symbol_t*"), new("clingo_atom_t[1]"), _cffi.NULL
-    size = 16
-    args = new("clingo_symbol_t[]", size)
-    first = 0
-    if case is not None:
-        args[0] = case._rep  # type: ignore[attr-defined]
-        first = 1
-    names: dict[str, bytes] = {}
-    for pred, fargs in facts:
-        name = names.get(pred)
-        if name is None:
-            name = names[pred] = pred.encode()
-        n = first + len(fargs)
-        if n > size:
-            size = 2 * n
-            old, args = args, new("clingo_symbol_t[]", size)
-            args[0] = old[0]
-        for k, a in enumerate(fargs, first):
-            args[k] = a._rep  # type: ignore[attr-defined]
-        if not (create(name, args, n, True, symbol) and add_atom(backend, symbol, atom)
-                and add_rule(backend, False, atom, 1, null, 0)):
-            _raise_error(False)
-
-
-class CaseAtom:
-    """A shown atom of a batch, its case argument taken off: what `Function(name, arguments)` would
-    be, without building a new clingo symbol (which costs more than the rest of reading it).
-    Atoms of one case compare as clingo orders the symbols they stand for."""
-
-    __slots__ = ("name", "arguments")
-    type = clingo.SymbolType.Function
-
-    def __init__(self, name: str, arguments: list[Symbol]):
-        self.name = name
-        self.arguments = arguments
-
-    def _key(self) -> tuple:
-        # clingo's order of function symbols: constants, then by arity, name and arguments
-        return (0, self.name) if not self.arguments else (1, len(self.arguments), self.name)
-
-    def __lt__(self, other: CaseAtom) -> bool:
-        a, b = self._key(), other._key()
-        return a < b if a != b else self.arguments < other.arguments
-
-    def __eq__(self, other: object) -> bool:
-        return isinstance(other, CaseAtom) and self.name == other.name and self.arguments == other.arguments
-
-    def __hash__(self) -> int:
-        return hash((self.name, *self.arguments))
-
-    def __str__(self) -> str:
-        return str(Function(self.name, self.arguments))
-
-    __repr__ = __str__
-
-
-def check_missing_ranges(path: str, symbols: Sequence[Symbol]) -> None:
+def check_missing_ranges(path: str, atoms: Sequence[Term]) -> None:
     """A question needs a range the grid cannot give (different boards): an input error."""
-    for s in symbols:
+    for s in atoms:
         if s.name == "missing_range":
-            a, b = (x.string for x in s.arguments)
+            a, b = s.arguments
             raise InputError(path, None, "lines_of_sight",
                              f"a `range:` entry between {a} and {b} (hexes on different boards)")

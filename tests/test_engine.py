@@ -14,6 +14,7 @@ from hypothesis import HealthCheck, given, settings
 from test_property import mutated
 
 from aslrules.core import build_facts, check, iter_case_files
+from aslrules import symbols
 from aslrules.engine import Engine, Relevance
 from aslrules.errors import InputError
 from aslrules.loader import load_file, load_text
@@ -149,15 +150,44 @@ def _atoms_after(facts, case, direct: bool) -> list[str]:
 
 
 def test_facts_through_the_c_api_equal_facts_through_the_python_api() -> None:
-    """engine._add_facts_direct (clingo's C API, buffers reused) adds exactly the atoms the public
-    Backend API adds, with and without a case argument, and for facts wider than its buffer."""
+    """symbols.add_facts through clingo's C functions (buffers reused) adds exactly the atoms the
+    public Backend API adds, with and without a case argument, and for facts wider than its buffer."""
     from clingo import Function, Number, String
 
-    from aslrules import engine
-
-    assert engine._clib is not None, "clingo's C bindings moved: the fast path is not in use"
+    assert symbols.DIRECT, "clingo's C bindings moved: the fast path is not in use"
     wide = ("wide", tuple(Number(k) for k in range(40)))
     for sit in SITUATIONS[::10]:
         facts = [*build_facts(sit).facts, wide, ("title", (String('x"). #false. y("'),)), ("c", (Function("k"),))]
         for case in (None, Number(3)):
             assert _atoms_after(facts, case, True) == _atoms_after(facts, case, False)
+
+
+def test_atoms_read_through_the_c_api_equal_atoms_read_through_the_python_api() -> None:
+    """symbols.read_atoms (C functions) and symbols.to_python (public API) read the same values;
+    a Term prints as clingo prints the symbol, and sorts as clingo sorts symbols."""
+    import clingo
+    from clingo import Function, Number, String
+
+    ctl = clingo.Control(["--warn=none"])
+    ctl.add("base", [], 'p(-3;0;7). p("a";"b\\"c\\n\\\\";""). p(k;f(1);f(x,"y");(1,);(1,2);g((a,b),fp(672))).')
+    ctl.ground([("base", [])])
+    syms = [a.symbol for a in ctl.symbolic_atoms]
+    syms += [Function("q", [String(k)]) for k in ('x"). #false. y("', "é", "\\")]
+    direct = symbols.read_atoms(syms)
+    public = symbols.read_atoms(syms, direct=False)
+    assert direct == public
+    assert [str(t) for t in direct] == [str(s) for s in syms]
+    assert sorted(direct, key=symbols.sort_key) == [symbols.to_python(s) for s in sorted(syms)]
+    assert symbols.read_atoms([Number(-5)]) == [-5]
+
+
+def test_answers_are_the_same_read_either_way(monkeypatch) -> None:
+    """Whole answers (verdicts, figures, reasons in their order) do not depend on the reading path."""
+    from aslrules.core import ask
+
+    for sit in SITUATIONS[::5]:
+        fast = ask(sit, eng=PRUNED)
+        monkeypatch.setattr(symbols, "DIRECT", False)
+        slow = ask(sit, eng=PRUNED)
+        monkeypatch.setattr(symbols, "DIRECT", True)
+        assert fast == slow, sit.path
