@@ -646,12 +646,12 @@ class Engine:
         return ctl
 
     @staticmethod
-    def _add_facts(ctl: clingo.Control, facts: Iterable[Fact], case: Symbol | None = None,
-                   *, direct: bool = True) -> None:
+    def _add_facts(ctl: clingo.Control, facts: Iterable[Fact], case: Symbol | None = None, *,
+                   keep: set[tuple[str, int]] | None = None, direct: bool = True) -> None:
         with ctl.backend() as backend:
             if case is not None:
                 backend.add_rule([backend.add_atom(Function(CASE_PRED, [case]))])
-            add_facts(backend, facts, case, direct=direct)
+            add_facts(backend, facts, case, keep=keep, direct=direct)
 
     @staticmethod
     def _model(ctl: clingo.Control) -> list[Term]:
@@ -670,7 +670,7 @@ class Engine:
             return self._model(ctl)
         program, needed = self._pruned(self.relevance().domain(facts), batch=False)
         ctl = self._control(program)
-        self._add_facts(ctl, facts if needed is None else [f for f in facts if (f[0], len(f[1])) in needed])
+        self._add_facts(ctl, facts, keep=needed)
         return self._model(ctl)
 
     def solve_batch(self, cases: Sequence[Sequence[Fact]]) -> list[list[Term]]:
@@ -683,9 +683,7 @@ class Engine:
         program, needed = self._pruned(dom, batch=True)
         ctl = self._control(program)
         for k, facts in enumerate(cases):
-            if needed is not None:
-                facts = [f for f in facts if (f[0], len(f[1])) in needed]
-            self._add_facts(ctl, facts, Number(k))
+            self._add_facts(ctl, facts, Number(k), keep=needed)
         per_case: list[list[Term]] = [[] for _ in cases]
         for atom in self._model(ctl):  # every shown atom has its case first
             per_case[atom.arguments[0]].append(Term(atom.name, atom.arguments[1:]))

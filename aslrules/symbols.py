@@ -20,7 +20,7 @@ order they always had.
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Sequence
+from collections.abc import Container, Iterable, Sequence
 from typing import Any, NamedTuple
 
 from clingo import Function, Symbol, SymbolType
@@ -72,17 +72,21 @@ def sort_key(v: Value) -> tuple:
 # --------------------------------------------------------------------------- facts in
 
 
-def add_facts(backend: Any, facts: Iterable[Fact], case: Symbol | None = None, *, direct: bool = True) -> None:
-    """Add `pred(case, args...)` (or `pred(args...)`) for each fact, through an open Backend."""
+def add_facts(backend: Any, facts: Iterable[Fact], case: Symbol | None = None, *,
+              keep: Container[tuple[str, int]] | None = None, direct: bool = True) -> None:
+    """Add `pred(case, args...)` (or `pred(args...)`) for each fact through an open Backend;
+    with `keep`, only the facts whose (predicate, arity) it holds."""
     if direct and DIRECT and hasattr(backend, "_rep"):
-        _add_facts_c(backend._rep, facts, case)
+        _add_facts_c(backend._rep, facts, case, keep)
         return
     for pred, args in facts:
-        full = [case, *args] if case is not None else list(args)
-        backend.add_rule([backend.add_atom(Function(pred, full))])
+        if keep is None or (pred, len(args)) in keep:
+            full = [case, *args] if case is not None else list(args)
+            backend.add_rule([backend.add_atom(Function(pred, full))])
 
 
-def _add_facts_c(backend: Any, facts: Iterable[Fact], case: Symbol | None) -> None:
+def _add_facts_c(backend: Any, facts: Iterable[Fact], case: Symbol | None,
+                 keep: Container[tuple[str, int]] | None) -> None:
     new = _ffi.new
     create, add_atom, add_rule = _lib.clingo_symbol_create_function, _lib.clingo_backend_add_atom, \
         _lib.clingo_backend_rule
@@ -93,11 +97,14 @@ def _add_facts_c(backend: Any, facts: Iterable[Fact], case: Symbol | None) -> No
     if case is not None:
         args[0] = case._rep
         first = 1
-    names: dict[str, bytes] = {}
+    names: dict[tuple[str, int], bytes] = {}  # b"": a predicate not kept
     for pred, fargs in facts:
-        name = names.get(pred)
+        sig = (pred, len(fargs))
+        name = names.get(sig)
         if name is None:
-            name = names[pred] = pred.encode()
+            name = names[sig] = pred.encode() if keep is None or sig in keep else b""
+        if not name:
+            continue
         n = first + len(fargs)
         if n > size:
             size = 2 * n

@@ -140,18 +140,19 @@ def test_relevance_on_toy_programs() -> None:
     assert not rel.covered and rel.live({}) == list(range(len(stms)))
 
 
-def _atoms_after(facts, case, direct: bool) -> list[str]:
+def _atoms_after(facts, case, direct: bool, keep=None) -> list[str]:
     import clingo
 
     ctl = clingo.Control(["--warn=none"])
-    Engine._add_facts(ctl, facts, case, direct=direct)
+    Engine._add_facts(ctl, facts, case, keep=keep, direct=direct)
     ctl.ground([("base", [])])
     return sorted(str(a.symbol) for a in ctl.symbolic_atoms)
 
 
 def test_facts_through_the_c_api_equal_facts_through_the_python_api() -> None:
     """symbols.add_facts through clingo's C functions (buffers reused) adds exactly the atoms the
-    public Backend API adds, with and without a case argument, and for facts wider than its buffer."""
+    public Backend API adds, with and without a case argument, for facts wider than its buffer,
+    and when only some predicates are kept."""
     from clingo import Function, Number, String
 
     assert symbols.DIRECT, "clingo's C bindings moved: the fast path is not in use"
@@ -160,6 +161,10 @@ def test_facts_through_the_c_api_equal_facts_through_the_python_api() -> None:
         facts = [*build_facts(sit).facts, wide, ("title", (String('x"). #false. y("'),)), ("c", (Function("k"),))]
         for case in (None, Number(3)):
             assert _atoms_after(facts, case, True) == _atoms_after(facts, case, False)
+        keep = {("unit", 1), ("wide", 40), ("hex", 3)}  # hex/4 is not kept
+        kept = _atoms_after(facts, None, True, keep)
+        assert kept == _atoms_after(facts, None, False, keep)
+        assert kept and all(a.startswith(("unit(", "wide(")) for a in kept)
 
 
 def test_atoms_read_through_the_c_api_equal_atoms_read_through_the_python_api() -> None:
