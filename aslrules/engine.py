@@ -170,6 +170,7 @@ class Relevance:
         self.rules: list[tuple[int, list, list]] = []  # (statement index, body requirements, head atoms)
         self.uses: list[list[tuple[str, int]]] = []  # per rule: every predicate it mentions
         self.shown: list[tuple[str, int]] = []  # what the program shows: what must be derived
+        self.show_at: dict[int, tuple[str, int]] = {}  # statement index -> the signature it shows
         self.show_all = False
         self.covered = True  # False: the program has something the analysis does not cover: keep all
         plain = (ast.ASTType.Rule, ast.ASTType.Defined, ast.ASTType.ShowSignature, ast.ASTType.ShowTerm,
@@ -177,6 +178,7 @@ class Relevance:
         for i, s in enumerate(stms):
             if s.ast_type == ast.ASTType.ShowSignature:
                 self.shown.append((s.name, s.arity))
+                self.show_at[i] = (s.name, s.arity)
             elif s.ast_type == ast.ASTType.ShowTerm:
                 self.show_all = True
             elif s.ast_type not in plain:  # #external, #heuristic, #minimize, theory, ...
@@ -204,6 +206,7 @@ class Relevance:
 
     def to_json(self) -> str:
         return json.dumps({"size": self.size, "rules": self.rules, "uses": self.uses, "shown": self.shown,
+                           "show_at": sorted(self.show_at.items()),
                            "show_all": self.show_all, "covered": self.covered})
 
     @classmethod
@@ -221,6 +224,7 @@ class Relevance:
         self.rules = [(i, [tup(b) for b in body], [tup(h) for h in heads]) for i, body, heads in data["rules"]]
         self.uses = [[tup(u) for u in uses] for uses in data["uses"]]
         self.shown = [tup(x) for x in data["shown"]]
+        self.show_at = {i: tup(sig) for i, sig in data["show_at"]}
         self.show_all = data["show_all"]
         self.covered = data["covered"]
         self._index()
@@ -322,7 +326,14 @@ class Relevance:
         else:
             kept, needed = self._needed(alive)
         rules = {self.rules[r][0] for r in kept}
-        return [i for i in range(self.size) if i not in self._is_rule or i in rules], needed
+
+        def keep(i: int) -> bool:
+            if i in self._is_rule:
+                return i in rules
+            shows = self.show_at.get(i)  # a `#show` of what nothing derives goes too
+            return shows is None or shows in dom
+
+        return [i for i in range(self.size) if keep(i)], needed
 
     def _needed(self, alive: set[int]) -> tuple[set[int], set[tuple[str, int]]]:
         """The live rules that what is shown depends on (a table only dead rules read is dropped)."""
@@ -572,6 +583,9 @@ class Engine:
     def __init__(self, directory: Path | None = None, *, prune: bool = True, cache: bool | None = None):
         self.files = kb_files(directory)
         self.program = _parse(self.files)
+        only_base = all(s.name == "base" and not s.parameters
+                        for s in self.program if s.ast_type == ast.ASTType.Program)
+        self._dropped = (ast.ASTType.Defined, ast.ASTType.Program) if only_base else (ast.ASTType.Defined,)
         self._batch: list[ast.AST] | None = None
         self.prune = prune
         self._relevance: Relevance | None = None
@@ -611,7 +625,8 @@ class Engine:
             relevance = self.relevance()
             # the batch program has one statement for each statement of the KB, in order
             keep, needed = relevance.prune(dom)
-            program = [source[i] for i in keep if source[i].ast_type != ast.ASTType.Defined]
+            # `#defined` only silences warnings; `#program base.` only repeats the default
+            program = [source[i] for i in keep if source[i].ast_type not in self._dropped]
             found = (program, needed)
             if len(self._programs) >= 256:
                 self._programs.clear()
