@@ -14,11 +14,13 @@ moving stack, one declared attack):
   rules and facts aslrules itself grounds (its pruned program), the fairer baseline;
   each ratio is the warm Python total over that;
 * cold: median of 5 `python -m aslrules check FILE` runs of that one case (the KB
-  analysis is cached in ~/.cache/aslrules after the first run);
+  analysis is cached in ~/.cache/aslrules after the first run), and the largest peak
+  resident memory of those processes;
 
 and, for a batch of 1,000 cases (examples/cases taken in turn, and generated 20-unit
 cases), cases per second through aslrules.core.check (100 cases per grounding), in one
-process and in one worker process per CPU.
+process and in one worker process per CPU; last, `aslrules check examples/cases` in a new
+process, loading included: its time and peak memory.
 
 Only the standard library and aslrules (and clingo, which aslrules runs on).
 """
@@ -113,12 +115,31 @@ def clingo_alone(files: list[str], facts: str) -> int:
     return n
 
 
-def cold_cli(path: str, repeats: int) -> float:
-    def once() -> None:
-        r = subprocess.run([sys.executable, "-m", "aslrules", "check", path], capture_output=True, text=True)
-        if r.returncode != 0:
-            raise SystemExit(f"bench case failed:\n{r.stdout}{r.stderr}")
-    return median_ms(once, repeats)
+def run_cli(*args: str) -> tuple[float, float | None]:
+    """`python -m aslrules ARGS` in a new process: wall ms, and its peak resident memory in MiB
+    (from os.wait4's rusage; None where the platform has no wait4)."""
+    rss = None
+    with tempfile.TemporaryFile("w+", encoding="utf-8") as out:
+        t = time.perf_counter()
+        proc = subprocess.Popen([sys.executable, "-m", "aslrules", *args], stdout=out, stderr=subprocess.STDOUT)
+        if hasattr(os, "wait4"):
+            _, status, usage = os.wait4(proc.pid, 0)
+            proc.returncode = os.waitstatus_to_exitcode(status)  # reaped here, not by Popen
+            rss = usage.ru_maxrss / (1024 * 1024 if sys.platform == "darwin" else 1024)
+        else:
+            proc.wait()
+        ms = (time.perf_counter() - t) * 1000
+        out.seek(0)
+        if proc.returncode != 0:
+            raise SystemExit(f"bench run {args} failed:\n{out.read()}")
+    return ms, rss
+
+
+def cold_cli(path: str, repeats: int) -> tuple[float, float | None]:
+    """Median wall ms of `check FILE` in a new process, and the largest peak memory seen."""
+    runs = [run_cli("check", path) for _ in range(repeats)]
+    rss = [r for _, r in runs if r is not None]
+    return statistics.median(ms for ms, _ in runs), max(rss) if rss else None
 
 
 def measure_situation(n_units: int, repeats: int, tmp: Path) -> dict[str, float]:
@@ -151,7 +172,7 @@ def measure_situation(n_units: int, repeats: int, tmp: Path) -> dict[str, float]
     finally:
         os.unlink(f.name)
     row["ratio_pruned"] = row["warm"] / row["clingo_pruned"]
-    row["cold"] = cold_cli(str(path), 5)
+    row["cold"], row["cold_rss"] = cold_cli(str(path), 5)
     return row
 
 
@@ -219,9 +240,13 @@ def main() -> None:
         ("clingo alone, pruned KB (ms)", "clingo_pruned"),
         ("Python total / that", "ratio_pruned"),
         ("cold CLI `check FILE` (ms)", "cold"),
+        ("  its peak memory (MiB)", "cold_rss"),
     ]
     for label, key in lines:
         a, b = rows[20][key], rows[500][key]
+        if a is None or b is None:
+            print(f"{label:34}{'n/a':>12}{'n/a':>12}")
+            continue
         fmt = "{:>12.2f}" if key.startswith("ratio") else "{:>12.1f}"
         target = ""
         if key == "warm":
@@ -238,6 +263,12 @@ def main() -> None:
         print(f"  {name:46}{r['cps']:>8.0f}   {verdict:13}   "
               f"({n_cases / (r['check_s'] + r['load_s']):.0f}/s with loading)")
     print("  the target is judged on `aslrules check`'s default: one worker process per CPU (at most 4)")
+    root = Path(__file__).resolve().parent.parent / "examples" / "cases"
+    n_files = len(iter_case_files([str(root)]))
+    ms, rss = run_cli("check", str(root))
+    print(f"\ncold CLI `check examples/cases` ({n_files} files, loading included): {ms:.0f} ms, "
+          f"{n_files / ms * 1000:.0f} files/s, peak memory {'n/a' if rss is None else f'{rss:.0f} MiB'} "
+          "(the parent process; its workers are forks of it)")
 
 
 if __name__ == "__main__":
