@@ -236,7 +236,7 @@ _POOL_ENGINE: Engine | None = None
 
 
 def _pool_init(directory: str, prune: bool) -> None:
-    global _POOL_ENGINE, _POOL_CASES
+    global _POOL_ENGINE
     if _POOL_ENGINE is None:  # forked workers inherit the parent's engine, parsed already
         _POOL_ENGINE = Engine(Path(directory), prune=prune)
 
