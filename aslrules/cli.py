@@ -33,7 +33,19 @@ def _parser() -> argparse.ArgumentParser:
     c = sub.add_parser("check", help="check cases: which expectations hold")
     c.add_argument("paths", nargs="+", metavar="FILE|DIR", help="case files, or directories of them")
     c.add_argument("--format", choices=("text", "json"), default="text")
+    c.add_argument("-j", "--jobs", type=_jobs, metavar="N",
+                   help="worker processes for the batches of 100 cases (default: one per CPU, at most 4)")
     return p
+
+
+def _jobs(text: str) -> int:
+    try:
+        n = int(text)
+    except ValueError:
+        n = 0
+    if n < 1:
+        raise argparse.ArgumentTypeError(f"a number of processes, 1 or more (got {text!r})")
+    return n
 
 
 def _cmd_ask(args: argparse.Namespace) -> int:
@@ -66,7 +78,7 @@ def _cmd_check(args: argparse.Namespace) -> int:
     if not files:
         raise InputError(" ".join(args.paths), None, "", "a case file or a directory holding *.yaml cases")
     situations = [load_file(f) for f in files]
-    outcomes = check(situations)
+    outcomes = check(situations, workers=args.jobs)
     passed = sum(o.passed for o in outcomes)
     failed = len(outcomes) - passed
     if args.format == "json":

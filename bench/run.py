@@ -20,7 +20,7 @@ moving stack, one declared attack):
 and, for a batch of 1,000 cases (examples/cases taken in turn, and generated 20-unit
 cases), cases per second through aslrules.core.check (100 cases per grounding), in one
 process and in one worker process per CPU; last, `aslrules check examples/cases` in a new
-process, loading included: its time and peak memory.
+process, loading included, with one process and with the default workers: time and peak memory.
 
 Only the standard library and aslrules (and clingo, which aslrules runs on).
 """
@@ -115,24 +115,35 @@ def clingo_alone(files: list[str], facts: str) -> int:
     return n
 
 
+# `python -m aslrules ARGS`, reporting its peak resident memory at exit.  VmHWM (Linux) is the
+# peak of the process's own memory; the rusage of a child (ru_maxrss) would also count the bench
+# process it was forked from.
+_CLI = """
+import atexit, runpy, sys
+def _peak():
+    try:
+        with open("/proc/self/status") as f:
+            for line in f:
+                if line.startswith("VmHWM:"):
+                    sys.stderr.write("\\nbench-peak-kib " + line.split()[1] + "\\n")
+    except OSError:
+        pass
+atexit.register(_peak)
+sys.argv = ["aslrules", *sys.argv[1:]]
+runpy.run_module("aslrules", run_name="__main__")
+"""
+
+
 def run_cli(*args: str) -> tuple[float, float | None]:
     """`python -m aslrules ARGS` in a new process: wall ms, and its peak resident memory in MiB
-    (from os.wait4's rusage; None where the platform has no wait4)."""
-    rss = None
-    with tempfile.TemporaryFile("w+", encoding="utf-8") as out:
-        t = time.perf_counter()
-        proc = subprocess.Popen([sys.executable, "-m", "aslrules", *args], stdout=out, stderr=subprocess.STDOUT)
-        if hasattr(os, "wait4"):
-            _, status, usage = os.wait4(proc.pid, 0)
-            proc.returncode = os.waitstatus_to_exitcode(status)  # reaped here, not by Popen
-            rss = usage.ru_maxrss / (1024 * 1024 if sys.platform == "darwin" else 1024)
-        else:
-            proc.wait()
-        ms = (time.perf_counter() - t) * 1000
-        out.seek(0)
-        if proc.returncode != 0:
-            raise SystemExit(f"bench run {args} failed:\n{out.read()}")
-    return ms, rss
+    (None where /proc is not there to tell)."""
+    t = time.perf_counter()
+    r = subprocess.run([sys.executable, "-c", _CLI, *args], capture_output=True, text=True)
+    ms = (time.perf_counter() - t) * 1000
+    if r.returncode != 0:
+        raise SystemExit(f"bench run {args} failed:\n{r.stdout}{r.stderr}")
+    peak = [line.split()[1] for line in r.stderr.splitlines() if line.startswith("bench-peak-kib ")]
+    return ms, int(peak[-1]) / 1024 if peak else None
 
 
 def cold_cli(path: str, repeats: int) -> tuple[float, float | None]:
@@ -265,11 +276,12 @@ def main() -> None:
     print("  the target is judged on `aslrules check`'s default: one worker process per CPU (at most 4)")
     root = Path(__file__).resolve().parent.parent / "examples" / "cases"
     n_files = len(iter_case_files([str(root)]))
-    ms, rss = run_cli("check", str(root))
-    print(f"\ncold CLI `check examples/cases` ({n_files} files, loading included): {ms:.0f} ms, "
-          f"{n_files / ms * 1000:.0f} files/s, peak memory {'n/a' if rss is None else f'{rss:.0f} MiB'} "
-          "(the parent process; its workers are forks of it)")
-
+    print(f"\ncold CLI `check examples/cases` ({n_files} files, loading included):")
+    for jobs, note in (("1", "one process does everything"), (str(min(os.cpu_count() or 1, 4)), "the default")):
+        ms, rss = run_cli("check", str(root), "--jobs", jobs)
+        peak = "n/a" if rss is None else f"{rss:.0f} MiB"
+        print(f"  --jobs {jobs} ({note}): {ms:.0f} ms, {n_files / ms * 1000:.0f} files/s, "
+              f"peak memory {peak}{' (the parent; each worker is a fork of it)' if jobs != '1' else ''}")
 
 if __name__ == "__main__":
     main()

@@ -58,6 +58,17 @@ def test_usage_error_exits_2() -> None:
     assert code == 2 and "usage:" in err
     code, _, err = cli("ask", "x.yaml", "--format", "xml")
     assert code == 2 and "invalid choice" in err
+    for bad in ("0", "two"):
+        code, _, err = cli("check", str(ROOT / "examples" / "cases"), "--jobs", bad)
+        assert code == 2 and "a number of processes, 1 or more" in err
+
+
+def test_jobs_change_no_outcome() -> None:
+    """`check -j N` only shares the batches among N processes: the same report for any N."""
+    folder = str(ROOT / "examples" / "cases")
+    reports = {n: cli("check", folder, "--format", "json", "-j", n) for n in ("1", "2")}
+    assert reports["1"] == reports["2"]
+    assert reports["1"][0] == 0 and json.loads(reports["1"][1])["failed"] == 0
 
 
 # --------------------------------------------------------------------------- JSON says what the text says
