@@ -27,7 +27,7 @@ from clingo import Function, Number, Symbol, ast
 
 from .errors import InputError
 from .facts import Fact
-from .symbols import Term, add_facts, read_atoms
+from .symbols import Shared, Term, add_facts, read_atoms
 
 log = logging.getLogger(__name__)
 
@@ -427,8 +427,28 @@ def _atoms_in(node: ast.AST, out: list[tuple[str, int]]) -> None:
     Collect()(node)
 
 
+def case_independent(stms: Sequence[ast.AST]) -> set[tuple[str, int]]:
+    """The inputs the KB declares the same in every situation (`case_independent(P,N).` in
+    kb/input.lp) and no rule derives."""
+    found: set[tuple[str, int]] = set()
+    derived: set[tuple[str, int]] = set()
+    for s in stms:
+        if s.ast_type != ast.ASTType.Rule:
+            continue
+        heads: list[tuple[str, int]] = []
+        _atoms_in(s.head, heads)
+        derived.update(heads)
+        if heads == [("case_independent", 2)] and not s.body:
+            args = s.head.atom.symbol
+            args = args.arguments if args.ast_type == ast.ASTType.Function else []
+            if len(args) == 2 and args[1].ast_type == ast.ASTType.SymbolicTerm:
+                found.add((str(args[0]), args[1].symbol.number))
+    return found - derived
+
+
 def dynamic_predicates(stms: Sequence[ast.AST]) -> set[tuple[str, int]]:
-    """Predicates that depend on a situation: inputs, and all that derive from them."""
+    """Predicates that depend on a situation: inputs (but those declared case-independent),
+    and all that derive from them."""
     rules: list[tuple[list[tuple[str, int]], list[tuple[str, int]]]] = []
     declared: set[tuple[str, int]] = set()
     inputs: set[tuple[str, int]] = set()
@@ -447,7 +467,7 @@ def dynamic_predicates(stms: Sequence[ast.AST]) -> set[tuple[str, int]]:
             rules.append((heads, body))
             heads_all.update(heads)
     # seeds: the declared inputs, and declared predicates no rule derives
-    dynamic = inputs | {p for p in declared if p not in heads_all}
+    dynamic = (inputs | {p for p in declared if p not in heads_all}) - case_independent(stms)
     changed = True
     while changed:
         changed = False
@@ -583,6 +603,7 @@ class Engine:
     def __init__(self, directory: Path | None = None, *, prune: bool = True, cache: bool | None = None):
         self.files = kb_files(directory)
         self.program = _parse(self.files)
+        self.shared = case_independent(self.program)  # inputs a batch adds once, for every case
         only_base = all(s.name == "base" and not s.parameters
                         for s in self.program if s.ast_type == ast.ASTType.Program)
         self._dropped = (ast.ASTType.Defined, ast.ASTType.Program) if only_base else (ast.ASTType.Defined,)
@@ -662,11 +683,12 @@ class Engine:
 
     @staticmethod
     def _add_facts(ctl: clingo.Control, facts: Iterable[Fact], case: Symbol | None = None, *,
-                   keep: set[tuple[str, int]] | None = None, direct: bool = True) -> None:
+                   keep: set[tuple[str, int]] | None = None, shared: Shared | None = None,
+                   direct: bool = True) -> None:
         with ctl.backend() as backend:
             if case is not None:
                 backend.add_rule([backend.add_atom(Function(CASE_PRED, [case]))])
-            add_facts(backend, facts, case, keep=keep, direct=direct)
+            add_facts(backend, facts, case, keep=keep, shared=shared, direct=direct)
 
     @staticmethod
     def _model(ctl: clingo.Control) -> list[Term]:
@@ -697,8 +719,9 @@ class Engine:
                 relevance.domain(facts, into=dom)
         program, needed = self._pruned(dom, batch=True)
         ctl = self._control(program)
+        shared = Shared(self.shared)  # hexes and Locations: once for the batch
         for k, facts in enumerate(cases):
-            self._add_facts(ctl, facts, Number(k), keep=needed)
+            self._add_facts(ctl, facts, Number(k), keep=needed, shared=shared)
         per_case: list[list[Term]] = [[] for _ in cases]
         for atom in self._model(ctl):  # every shown atom has its case first
             per_case[atom.arguments[0]].append(Term(atom.name, atom.arguments[1:]))

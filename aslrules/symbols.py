@@ -72,21 +72,46 @@ def sort_key(v: Value) -> tuple:
 # --------------------------------------------------------------------------- facts in
 
 
+class Shared:
+    """The facts the cases of one batch share: those of `signatures` (inputs the KB declares
+    case-independent, a function of their first argument) go in once, with no case argument."""
+
+    def __init__(self, signatures: Container[tuple[str, int]]):
+        self.signatures = signatures
+        self.added: set[tuple[str, Symbol]] = set()
+
+    def first(self, pred: str, args: tuple[Symbol, ...]) -> bool:
+        """Whether this fact is new to the batch (and now marked added)."""
+        key = (pred, args[0])
+        if key in self.added:
+            return False
+        self.added.add(key)
+        return True
+
+
 def add_facts(backend: Any, facts: Iterable[Fact], case: Symbol | None = None, *,
-              keep: Container[tuple[str, int]] | None = None, direct: bool = True) -> None:
+              keep: Container[tuple[str, int]] | None = None, shared: Shared | None = None,
+              direct: bool = True) -> None:
     """Add `pred(case, args...)` (or `pred(args...)`) for each fact through an open Backend;
-    with `keep`, only the facts whose (predicate, arity) it holds."""
+    with `keep`, only the facts whose (predicate, arity) it holds; with `shared`, the facts it
+    shares once for the batch, with no case argument."""
     if direct and DIRECT and hasattr(backend, "_rep"):
-        _add_facts_c(backend._rep, facts, case, keep)
+        _add_facts_c(backend._rep, facts, case, keep, shared)
         return
     for pred, args in facts:
-        if keep is None or (pred, len(args)) in keep:
-            full = [case, *args] if case is not None else list(args)
-            backend.add_rule([backend.add_atom(Function(pred, full))])
+        sig = (pred, len(args))
+        if keep is not None and sig not in keep:
+            continue
+        if shared is not None and case is not None and sig in shared.signatures:
+            if shared.first(pred, args):
+                backend.add_rule([backend.add_atom(Function(pred, list(args)))])
+            continue
+        full = [case, *args] if case is not None else list(args)
+        backend.add_rule([backend.add_atom(Function(pred, full))])
 
 
 def _add_facts_c(backend: Any, facts: Iterable[Fact], case: Symbol | None,
-                 keep: Container[tuple[str, int]] | None) -> None:
+                 keep: Container[tuple[str, int]] | None, shared: Shared | None) -> None:
     new = _ffi.new
     create, add_atom, add_rule = _lib.clingo_symbol_create_function, _lib.clingo_backend_add_atom, \
         _lib.clingo_backend_rule
@@ -97,23 +122,38 @@ def _add_facts_c(backend: Any, facts: Iterable[Fact], case: Symbol | None,
     if case is not None:
         args[0] = case._rep
         first = 1
-    names: dict[tuple[str, int], bytes] = {}  # b"": a predicate not kept
+    if case is None:
+        shared = None
+    # per signature: (name, shared) or None when the predicate is not kept
+    names: dict[tuple[str, int], tuple[bytes, bool] | None] = {}
     for pred, fargs in facts:
         sig = (pred, len(fargs))
-        name = names.get(sig)
-        if name is None:
-            name = names[sig] = pred.encode() if keep is None or sig in keep else b""
-        if not name:
+        if sig in names:
+            entry = names[sig]
+        else:
+            entry = names[sig] = (pred.encode(), shared is not None and sig in shared.signatures) \
+                if keep is None or sig in keep else None
+        if entry is None:
             continue
-        n = first + len(fargs)
+        name, once = entry
+        start = first
+        if once:
+            if not shared.first(pred, fargs):  # type: ignore[union-attr]
+                continue
+            start = 0
+            saved = args[0]
+        n = start + len(fargs)
         if n > size:
             size = 2 * n
             old, args = args, new("clingo_symbol_t[]", size)
             args[0] = old[0]
-        for k, a in enumerate(fargs, first):
+        for k, a in enumerate(fargs, start):
             args[k] = a._rep
-        if not (create(name, args, n, True, symbol) and add_atom(backend, symbol, atom)
-                and add_rule(backend, False, atom, 1, null, 0)):
+        ok = create(name, args, n, True, symbol) and add_atom(backend, symbol, atom) \
+            and add_rule(backend, False, atom, 1, null, 0)
+        if once:
+            args[0] = saved
+        if not ok:
             _handle_error(False)
 
 

@@ -152,7 +152,8 @@ def _atoms_after(facts, case, direct: bool, keep=None) -> list[str]:
 def test_facts_through_the_c_api_equal_facts_through_the_python_api() -> None:
     """symbols.add_facts through clingo's C functions (buffers reused) adds exactly the atoms the
     public Backend API adds, with and without a case argument, for facts wider than its buffer,
-    and when only some predicates are kept."""
+    for facts the cases of a batch share, and when only some predicates are kept."""
+    import clingo
     from clingo import Function, Number, String
 
     assert symbols.DIRECT, "clingo's C bindings moved: the fast path is not in use"
@@ -161,6 +162,20 @@ def test_facts_through_the_c_api_equal_facts_through_the_python_api() -> None:
         facts = [*build_facts(sit).facts, wide, ("title", (String('x"). #false. y("'),)), ("c", (Function("k"),))]
         for case in (None, Number(3)):
             assert _atoms_after(facts, case, True) == _atoms_after(facts, case, False)
+        batch = {}
+        for direct in (True, False):  # shared facts: once for the batch, without a case argument
+            shared = symbols.Shared({("hex", 4), ("wide", 40)})
+            ctl = clingo.Control(["--warn=none"])
+            for case in (Number(1), Number(2)):
+                Engine._add_facts(ctl, facts, case, shared=shared, direct=direct)
+            ctl.ground([("base", [])])
+            got = sorted(str(a.symbol) for a in ctl.symbolic_atoms)
+            hexes = sorted({str(Function("hex", list(a))) for p, a in facts if p == "hex"})
+            assert [a for a in got if a.startswith("hex(")] == hexes
+            assert [a for a in got if a.startswith("wide(")] == [str(Function(*wide))]
+            assert {a.split("(")[1].split(",")[0] for a in got if a.startswith("unit(")} <= {"1", "2"}
+            batch[direct] = got
+        assert batch[True] == batch[False]
         keep = {("unit", 1), ("wide", 40), ("hex", 3)}  # hex/4 is not kept
         kept = _atoms_after(facts, None, True, keep)
         assert kept == _atoms_after(facts, None, False, keep)
