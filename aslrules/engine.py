@@ -59,6 +59,30 @@ def _parse(files: Sequence[Path]) -> list[ast.AST]:
     return stms
 
 
+def _parse_text(text: str) -> list[ast.AST] | None:
+    """Statements as `_program_text` wrote them; None if the text does not parse."""
+    stms: list[ast.AST] = []
+    try:
+        ast.parse_string(text, stms.append, logger=lambda *_: None)
+    except RuntimeError:
+        return None
+    return stms[1:]  # parse_string opens with its own `#program base.`
+
+
+def _program_text(stms: Sequence[ast.AST]) -> str:
+    return "\n".join(str(x) for x in stms)
+
+
+def input_signatures(files: Sequence[Path]) -> set[tuple[str, int]]:
+    """The input predicates: those declared (`#defined`) in kb/input.lp."""
+    found: set[tuple[str, int]] = set()
+    inputs = [str(f) for f in files if f.name == "input.lp"]
+    if inputs:
+        ast.parse_files(inputs, lambda s: found.add((s.name, s.arity)) if s.ast_type == ast.ASTType.Defined
+                        else None)
+    return found
+
+
 class _NameAnonymous(ast.Transformer):
     def __init__(self) -> None:
         self.count = 0
@@ -428,36 +452,32 @@ def _atoms_in(node: ast.AST, out: list[tuple[str, int]]) -> None:
 
 
 def case_independent(stms: Sequence[ast.AST]) -> set[tuple[str, int]]:
-    """The inputs the KB declares the same in every situation (`case_independent(P,N).` in
-    kb/input.lp) and no rule derives."""
+    """The inputs the KB declares the same in every situation: `case_independent(P,N).` facts
+    (kb/input.lp)."""
     found: set[tuple[str, int]] = set()
-    derived: set[tuple[str, int]] = set()
     for s in stms:
-        if s.ast_type != ast.ASTType.Rule:
+        if s.ast_type != ast.ASTType.Rule or s.body or s.head.ast_type != ast.ASTType.Literal:
             continue
-        heads: list[tuple[str, int]] = []
-        _atoms_in(s.head, heads)
-        derived.update(heads)
-        if heads == [("case_independent", 2)] and not s.body:
-            args = s.head.atom.symbol
-            args = args.arguments if args.ast_type == ast.ASTType.Function else []
-            if len(args) == 2 and args[1].ast_type == ast.ASTType.SymbolicTerm:
-                found.add((str(args[0]), args[1].symbol.number))
-    return found - derived
+        atom = s.head.atom
+        if atom.ast_type != ast.ASTType.SymbolicAtom:
+            continue
+        term = atom.symbol
+        if term.ast_type == ast.ASTType.Function and term.name == "case_independent" and len(term.arguments) == 2:
+            name, arity = term.arguments
+            if arity.ast_type == ast.ASTType.SymbolicTerm and arity.symbol.type == clingo.SymbolType.Number:
+                found.add((str(name), arity.symbol.number))
+    return found
 
 
-def dynamic_predicates(stms: Sequence[ast.AST]) -> set[tuple[str, int]]:
-    """Predicates that depend on a situation: inputs (but those declared case-independent),
+def dynamic_predicates(stms: Sequence[ast.AST], inputs: set[tuple[str, int]]) -> set[tuple[str, int]]:
+    """Predicates that depend on a situation: `inputs` (but those declared case-independent),
     and all that derive from them."""
     rules: list[tuple[list[tuple[str, int]], list[tuple[str, int]]]] = []
     declared: set[tuple[str, int]] = set()
-    inputs: set[tuple[str, int]] = set()
     heads_all: set[tuple[str, int]] = set()
     for s in stms:
         if s.ast_type == ast.ASTType.Defined:
             declared.add((s.name, s.arity))
-            if s.location.begin.filename.endswith("input.lp"):
-                inputs.add((s.name, s.arity))
         elif s.ast_type == ast.ASTType.Rule:
             heads: list[tuple[str, int]] = []
             body: list[tuple[str, int]] = []
@@ -520,9 +540,9 @@ def _binds_case(lit: ast.AST, dynamic: set[tuple[str, int]]) -> bool:
     return False
 
 
-def batch_program(stms: Sequence[ast.AST]) -> list[ast.AST]:
+def batch_program(stms: Sequence[ast.AST], inputs: set[tuple[str, int]]) -> list[ast.AST]:
     """The KB with a case argument on every situation-dependent predicate."""
-    dynamic = dynamic_predicates(stms)
+    dynamic = dynamic_predicates(stms, inputs)
     add = _AddCase(dynamic)
     out: list[ast.AST] = []
     for s in stms:
@@ -602,8 +622,11 @@ class Engine:
 
     def __init__(self, directory: Path | None = None, *, prune: bool = True, cache: bool | None = None):
         self.files = kb_files(directory)
-        self.program = _parse(self.files)
-        self.shared = case_independent(self.program)  # inputs a batch adds once, for every case
+        if cache is None:
+            cache = not os.environ.get("ASLRULES_NO_CACHE")
+        self._cache = _Cache(self.files) if cache else None
+        self.program = self._load_program()
+        self._shared: set[tuple[str, int]] | None = None
         only_base = all(s.name == "base" and not s.parameters
                         for s in self.program if s.ast_type == ast.ASTType.Program)
         self._dropped = (ast.ASTType.Defined, ast.ASTType.Program) if only_base else (ast.ASTType.Defined,)
@@ -611,9 +634,26 @@ class Engine:
         self.prune = prune
         self._relevance: Relevance | None = None
         self._programs: dict[tuple[frozenset, bool], tuple[list[ast.AST], set | None]] = {}
-        if cache is None:
-            cache = not os.environ.get("ASLRULES_NO_CACHE")
-        self._cache = _Cache(self.files) if cache else None
+
+    def _load_program(self) -> list[ast.AST]:
+        """The KB as `_parse` makes it: read from the cache (naming the anonymous variables walks
+        the AST from Python, about 0.4 s), or made and cached."""
+        text = self._cache.read("program.lp") if self._cache else None
+        program = _parse_text(text) if text is not None else None
+        if program is None:
+            program = _parse(self.files)
+            if self._cache:
+                self._cache.write("program.lp", _program_text(program))
+        return program
+
+    @property
+    def shared(self) -> set[tuple[str, int]]:
+        """The inputs a batch adds once for all its cases: those the KB declares case-independent
+        and the batch rewrite left without a case argument."""
+        if self._shared is None:
+            plain = {(s.name, s.arity) for s in self.batch if s.ast_type == ast.ASTType.Defined}
+            self._shared = case_independent(self.program) & plain
+        return self._shared
 
     def relevance(self) -> Relevance:
         """The rule analysis for pruning: read from the cache, or made (about 1 s) and cached."""
@@ -659,19 +699,13 @@ class Engine:
         """The KB rewritten for batches: read from the cache, or made (about 1.5 s) and cached."""
         if self._batch is None:
             text = self._cache.read("batch.lp") if self._cache else None
-            if text is not None:
-                stms: list[ast.AST] = []
-                try:
-                    ast.parse_string(text, stms.append, logger=lambda *_: None)
-                except RuntimeError:  # a damaged entry: make it again
-                    stms = []
-                stms = stms[1:]  # parse_string opens with its own `#program base.`
-                if len(stms) == len(self.program):
-                    self._batch = stms
-            if self._batch is None:
-                self._batch = batch_program(self.program)
+            stms = _parse_text(text) if text is not None else None
+            if stms is not None and len(stms) == len(self.program):
+                self._batch = stms
+            else:  # missing or damaged: make it again
+                self._batch = batch_program(self.program, input_signatures(self.files))
                 if self._cache:
-                    self._cache.write("batch.lp", "\n".join(str(x) for x in self._batch))
+                    self._cache.write("batch.lp", _program_text(self._batch))
         return self._batch
 
     def _control(self, program: Iterable[ast.AST]) -> clingo.Control:

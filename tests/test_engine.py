@@ -94,13 +94,14 @@ def test_pruning_on_mutated_situations(text: str) -> None:
 
 
 def test_cache(tmp_path, monkeypatch) -> None:
-    """The batch rewrite and the relevance analysis are cached per KB; a damaged entry is remade."""
+    """The parsed KB, its batch rewrite and the relevance analysis are cached per KB; a damaged
+    entry is remade."""
     monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path))
     made = Engine()
     facts = [build_facts(s).facts for s in SITUATIONS if s.expect][:20]
     expected = [shown(x) for x in made.solve_batch(facts)]
     entries = sorted(p.name for p in tmp_path.rglob("*") if p.is_file())
-    assert entries == ["batch.lp", "relevance.json"]
+    assert entries == ["batch.lp", "program.lp", "relevance.json"]
     read = Engine()
     assert [shown(x) for x in read.solve_batch(facts)] == expected
     assert read.relevance().rules == made.relevance().rules
