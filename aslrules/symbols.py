@@ -30,8 +30,11 @@ try:
 except ImportError:  # pragma: no cover - another clingo layout: the public API is used
     _lib = None
 
+_USED = ("clingo_symbol_create_function", "clingo_backend_add_atom", "clingo_backend_rule", "clingo_symbol_type",
+         "clingo_symbol_number", "clingo_symbol_string", "clingo_symbol_name", "clingo_symbol_arguments")
+
 #: Whether the fast path (clingo's C functions) is in use.
-DIRECT = _lib is not None
+DIRECT = _lib is not None and all(hasattr(_lib, f) for f in _USED)
 
 Fact = tuple[str, tuple[Symbol, ...]]
 Value = Any  # int | str | Term
