@@ -9,6 +9,8 @@ moving stack, one declared attack):
 * warm: median ms per question in process (the Engine kept, N repeats), split into
   building the facts, solving (pruning the KB to the rules that may fire, Control,
   ProgramBuilder, backend facts, ground, solve) and reading the answers;
+  every repeat takes each of these measures and the clingo-alone ones in turn, so
+  that their ratios compare like with like when the machine's speed changes;
 * clingo alone: the same question given to a plain clingo.Control by a one-off script
   (ctl.load of the KB files, the facts as text, ground, solve); and again with only the
   rules and facts aslrules itself grounds (its pruned program), the fairer baseline;
@@ -86,15 +88,6 @@ def situation(n_units: int, seed: int) -> str:
     return "\n".join(lines) + "\n"
 
 
-def median_ms(fn: Callable[[], object], repeats: int) -> float:
-    times = []
-    for _ in range(repeats):
-        t = time.perf_counter()
-        fn()
-        times.append((time.perf_counter() - t) * 1000)
-    return statistics.median(times)
-
-
 def facts_text(sit) -> str:
     """The situation's facts as program text: a one-off for the clingo-alone baseline only
     (aslrules itself never formats facts into text)."""
@@ -161,27 +154,37 @@ def measure_situation(n_units: int, repeats: int, tmp: Path) -> dict[str, float]
     eng = engine()
     answers = ask(sit, eng=eng)  # warm up, and check the answer is the expected one
     assert answers[0].verdict == "allowed" and answers[0].fp == 14, answers[0]
-    row: dict[str, float] = {}
-    row["load"] = median_ms(lambda: load_text(text, str(path)), repeats)
-    row["warm"] = median_ms(lambda: ask(sit, eng=eng), repeats)
     facts = build_facts(sit).facts
-    row["facts"] = median_ms(lambda: build_facts(sit), repeats)
-    row["solve"] = median_ms(lambda: eng.solve(facts), repeats)
     symbols = eng.solve(facts)
-    row["read"] = median_ms(lambda: read_answers(symbols), repeats)
     files = [str(f) for f in kb_files()]
     ftext = facts_text(sit)
-    row["clingo"] = median_ms(lambda: clingo_alone(files, ftext), repeats)
-    row["ratio"] = row["warm"] / row["clingo"]
     # the same, given only the rules and facts aslrules grounds (engine.Relevance)
     program, needed = eng._pruned(eng.relevance().domain(facts), batch=False)
     ptext = "".join(f"{clingo.Function(p, list(a))}.\n" for p, a in facts if needed is None or (p, len(a)) in needed)
     with tempfile.NamedTemporaryFile("w", suffix=".lp", delete=False) as f:
         f.write("\n".join(str(s) for s in program))
+    # Each repeat takes every measure in turn, so that all of them, and so their ratios, see the
+    # same speed of the machine (it changes by up to 1.7x over minutes on this kind of machine).
+    measures: dict[str, Callable[[], object]] = {
+        "load": lambda: load_text(text, str(path)),
+        "warm": lambda: ask(sit, eng=eng),
+        "facts": lambda: build_facts(sit),
+        "solve": lambda: eng.solve(facts),
+        "read": lambda: read_answers(symbols),
+        "clingo": lambda: clingo_alone(files, ftext),
+        "clingo_pruned": lambda: clingo_alone([f.name], ptext),
+    }
+    times: dict[str, list[float]] = {k: [] for k in measures}
     try:
-        row["clingo_pruned"] = median_ms(lambda: clingo_alone([f.name], ptext), repeats)
+        for _ in range(repeats):
+            for key, fn in measures.items():
+                t = time.perf_counter()
+                fn()
+                times[key].append((time.perf_counter() - t) * 1000)
     finally:
         os.unlink(f.name)
+    row: dict[str, float | None] = {k: statistics.median(v) for k, v in times.items()}
+    row["ratio"] = row["warm"] / row["clingo"]
     row["ratio_pruned"] = row["warm"] / row["clingo_pruned"]
     row["cold"], row["cold_rss"] = cold_cli(str(path), 5)
     return row
