@@ -266,7 +266,8 @@ def check(situations: Sequence[Situation], *, eng: Engine | None = None, batch_s
     (default: one per CPU, at most 4; `workers=1` keeps everything in this process)."""
     global _POOL_ENGINE, _POOL_CASES
     eng = eng or engine()
-    chunks = [situations[i:i + batch_size] for i in range(0, len(situations), batch_size)]
+    ranges = [(i, i + batch_size) for i in range(0, len(situations), batch_size)]
+    chunks = [situations[a:b] for a, b in ranges]
     if workers is None:
         workers = min(os.cpu_count() or 1, 4, len(chunks))
     if workers <= 1 or len(chunks) <= 1:
@@ -282,8 +283,7 @@ def check(situations: Sequence[Situation], *, eng: Engine | None = None, batch_s
         try:
             with ProcessPoolExecutor(workers, mp_context=context, initializer=_pool_init,
                                      initargs=(str(eng.files[0].parent), eng.prune)) as pool:
-                work = [(i, i + batch_size) for i in range(0, len(situations), batch_size)] if forked else chunks
-                results = list(pool.map(_pool_chunk, work))
+                results = list(pool.map(_pool_chunk, ranges if forked else chunks))
         finally:
             _POOL_ENGINE = _POOL_CASES = None
         for r in results:

@@ -117,7 +117,7 @@ def situation_facts(sit: Situation) -> FactBuilder:
         fb.add("fire_lane_residual", fb.location(loc), scaled(fp))
 
     for u in sit.units:
-        _unit_facts(fb, u)
+        _unit_facts(fb, u, sit.phase)
     return fb
 
 
@@ -127,9 +127,9 @@ def _checked(value: str, vocabulary: tuple[str, ...]) -> str:
     return value
 
 
-def _unit_facts(fb: FactBuilder, u: model.Unit) -> None:
+def _unit_facts(fb: FactBuilder, u: model.Unit, phase: str) -> None:
     uid = String(u.id)
-    _ca_unit_facts(fb, u)  # issue 5
+    _ca_unit_facts(fb, u, phase)  # issue 5
     fb.add("unit", uid)
     fb.add("unit_side", uid, String(u.side))
     fb.add("unit_type", uid, _const(u.type, model.UNIT_TYPES))
@@ -247,7 +247,7 @@ def _spine(fb: FactBuilder, pred: str, x: Symbol, spine: model.Hexspine) -> None
     fb.add(pred, x, fb.hex(spine[0]), fb.hex(spine[1]))
 
 
-def _ca_unit_facts(fb: FactBuilder, u: model.Unit) -> None:
+def _ca_unit_facts(fb: FactBuilder, u: model.Unit, phase: str) -> None:
     """The Gun/vehicle facts of a unit and its weapons (kb/input.lp, "Guns, vehicles and Covered Arcs")."""
     uid = String(u.id)
     c = u.ca
@@ -263,16 +263,13 @@ def _ca_unit_facts(fb: FactBuilder, u: model.Unit) -> None:
         fb.add("bypass_hexside", uid, fb.hex(c.bypass))
     if c.tca_facing is not None:
         fb.add("bypass_tca", uid, _const(c.tca_facing, model.BYPASS_FACINGS))
-    for flag, pred in ((c.bu, "vehicle_bu"), (c.ct, "vehicle_ct"), (c.motion, "vehicle_motion"),
-                       (c.on_road, "vehicle_on_road"), (c.motion_attempt, "motion_attempt"),
-                       (c.opportunity_fire, "opportunity_firer")):
-        if flag:
-            fb.add(pred, uid)
+    fb.flags(uid, c, bu="vehicle_bu", ct="vehicle_ct", motion="vehicle_motion", on_road="vehicle_on_road",
+             motion_attempt="motion_attempt", opportunity_fire="opportunity_firer")
     if c.entered_from is not None:
         fb.add("entered_from", uid, fb.hex(c.entered_from))
     for k, s in enumerate(c.shots):
         fb.add("shot", uid, Number(k), String(s.weapon))
-        fb.add("shot_phase", uid, Number(k), _const(s.phase or _current_phase(fb), model.PHASES))
+        fb.add("shot_phase", uid, Number(k), _const(s.phase or phase, model.PHASES))  # default: now
         if s.target is not None:
             fb.add("shot_target", uid, Number(k), String(s.target))
         if not s.known:
@@ -294,18 +291,7 @@ def _ca_unit_facts(fb: FactBuilder, u: model.Unit) -> None:
             fb.add("weapon_mount", wid, _const(wc.mount, model.MOUNTS))
         if wc.acquisition is not None:
             fb.add("weapon_acquisition", wid, fb.location(wc.acquisition))
-        for flag, pred in ((wc.aa, "weapon_aa"), (wc.aa_gun, "weapon_aa_gun"), (wc.gun, "weapon_is_gun"),
-                           (wc.disabled, "weapon_disabled")):
-            if flag:
-                fb.add(pred, wid)
-
-
-def _current_phase(fb: FactBuilder) -> str:
-    """The situation's phase, as the loader spelled it (the first `phase` fact)."""
-    for pred, args in fb.facts:
-        if pred == "phase":
-            return next(p for p in model.PHASES if p.lower() == args[0].name)
-    raise ValueError("no phase fact yet")
+        fb.flags(wid, wc, aa="weapon_aa", aa_gun="weapon_aa_gun", gun="weapon_is_gun", disabled="weapon_disabled")
 
 
 def ca_question_facts(fb: FactBuilder, qid: Symbol, q: model.CaQuestion) -> None:
@@ -316,9 +302,7 @@ def ca_question_facts(fb: FactBuilder, qid: Symbol, q: model.CaQuestion) -> None
         fb.add("caq_target", qid, String(q.target))
     if q.at is not None:
         fb.add("caq_at", qid, fb.location(q.at))
-    for flag, pred in ((q.pivot, "caq_pivot"), (q.gun_duel, "caq_gun_duel"), (q.at_wall, "caq_at_wall")):
-        if flag:
-            fb.add(pred, qid)
+    fb.flags(qid, q, pivot="caq_pivot", gun_duel="caq_gun_duel", at_wall="caq_at_wall")
     if q.arc is not None:
         fb.add("caq_arc", qid, _const(q.arc, model.CA_ARCS))
     if q.to is not None:

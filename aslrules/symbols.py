@@ -62,7 +62,7 @@ def _text(v: Value) -> str:
 
 
 def sort_key(v: Value) -> tuple:
-    """clingo's order of symbols, for values read by `to_python`."""
+    """clingo's order of symbols, for values read by `read_atoms`."""
     if isinstance(v, int):
         return (0, v)
     if isinstance(v, str):
@@ -167,10 +167,10 @@ def read_atoms(symbols: Sequence[Symbol], *, direct: bool = True) -> list[Term]:
     """The shown atoms as `Term`s, their arguments as Python values."""
     if direct and DIRECT:
         return _Reader().atoms(symbols)
-    return [to_python(s) for s in symbols]
+    return [symbol_value(s) for s in symbols]
 
 
-def to_python(s: Symbol) -> Value:
+def symbol_value(s: Symbol) -> Value:
     """One symbol as a Python value (public API)."""
     t = s.type
     if t == SymbolType.Number:
@@ -178,7 +178,7 @@ def to_python(s: Symbol) -> Value:
     if t == SymbolType.String:
         return s.string
     if t == SymbolType.Function:
-        return Term(s.name, tuple(to_python(a) for a in s.arguments))
+        return Term(s.name, tuple(symbol_value(a) for a in s.arguments))
     return Term(str(s))  # #inf, #sup: shown by no KB rule
 
 

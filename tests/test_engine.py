@@ -184,7 +184,7 @@ def test_facts_through_the_c_api_equal_facts_through_the_python_api() -> None:
 
 
 def test_atoms_read_through_the_c_api_equal_atoms_read_through_the_python_api() -> None:
-    """symbols.read_atoms (C functions) and symbols.to_python (public API) read the same values;
+    """symbols.read_atoms (C functions) and symbols.symbol_value (public API) read the same values;
     a Term prints as clingo prints the symbol, and sorts as clingo sorts symbols."""
     import clingo
     from clingo import Function, Number, String
@@ -198,7 +198,7 @@ def test_atoms_read_through_the_c_api_equal_atoms_read_through_the_python_api() 
     public = symbols.read_atoms(syms, direct=False)
     assert direct == public
     assert [str(t) for t in direct] == [str(s) for s in syms]
-    assert sorted(direct, key=symbols.sort_key) == [symbols.to_python(s) for s in sorted(syms)]
+    assert sorted(direct, key=symbols.sort_key) == [symbols.symbol_value(s) for s in sorted(syms)]
     assert symbols.read_atoms([Number(-5)]) == [-5]
 
 
