@@ -26,8 +26,7 @@ import clingo
 from clingo import Function, Number, Symbol, ast
 
 from .errors import InputError
-from .facts import Fact
-from .symbols import Shared, Term, add_facts, read_atoms
+from .symbols import Fact, Facts, Shared, Term, add_facts, read_atoms
 
 log = logging.getLogger(__name__)
 
@@ -293,20 +292,21 @@ class Relevance:
         dom: Domain = {} if into is None else into
         seen: dict[int, tuple] = {}  # one symbol object often stands in many facts (a unit's id)
         positions = self._positions
-        for pred, args in facts:
-            sig = (pred, len(args))
+        for sig, rows in Facts.of(facts).table.items():
             at = positions.get(sig)
             if at is None:
-                at = positions[sig] = tuple(k for k in range(len(args)) if (sig, k) in self.sensitive)
+                at = positions[sig] = tuple(k for k in range(sig[1]) if (sig, k) in self.sensitive)
             slots = dom.get(sig)
             if slots is None:
-                slots = dom[sig] = [set() if k in at else _ANY for k in range(len(args))]
-            for k in at:  # most facts have no sensitive position: nothing to look at
-                a = args[k]
-                token = seen.get(id(a))
-                if token is None:
-                    token = seen[id(a)] = _symbol_token(a)
-                slots[k].add(token)
+                slots = dom[sig] = [set() if k in at else _ANY for k in range(sig[1])]
+            for k in at:  # most predicates have no sensitive position: nothing to look at
+                tokens = slots[k]
+                for args in rows:
+                    a = args[k]
+                    token = seen.get(id(a))
+                    if token is None:
+                        token = seen[id(a)] = _symbol_token(a)
+                    tokens.add(token)
         return dom
 
     @staticmethod
@@ -733,8 +733,9 @@ class Engine:
         # the KB is stratified: no model means the KB itself is broken
         raise RuntimeError("the knowledge base has no answer set for this situation")
 
-    def solve(self, facts: Sequence[Fact]) -> list[Term]:
+    def solve(self, facts: Iterable[Fact]) -> list[Term]:
         """The shown atoms of one situation's answer set."""
+        facts = Facts.of(facts)
         if not self.prune:
             ctl = self._control(self.program)
             self._add_facts(ctl, facts)
@@ -744,8 +745,9 @@ class Engine:
         self._add_facts(ctl, facts, keep=needed)
         return self._model(ctl)
 
-    def solve_batch(self, cases: Sequence[Sequence[Fact]]) -> list[list[Term]]:
+    def solve_batch(self, cases: Sequence[Iterable[Fact]]) -> list[list[Term]]:
         """Solve many situations in one grounding; returns each one's shown atoms."""
+        cases = [Facts.of(facts) for facts in cases]
         dom: Domain = {}
         if self.prune:
             relevance = self.relevance()

@@ -16,11 +16,10 @@ from clingo import Function, Symbol
 
 from . import model
 from .model import AttackQuestion, Location, Situation
+from .symbols import Fact, Facts
 
 #: Scale of fractional quantities in the KB (kb/input.lp: `#const fs = 64`).
 SCALE = 64
-
-Fact = tuple[str, tuple[Symbol, ...]]
 
 # A clingo symbol is an immutable value, and making one from Python costs a few microseconds
 # (a batch of cases makes tens of thousands): ids, numbers and constants are made once each.
@@ -51,12 +50,16 @@ class FactBuilder:
     """Collects (predicate, args) pairs; `Engine` adds them through the backend."""
 
     def __init__(self) -> None:
-        self.facts: list[Fact] = []
+        self.facts = Facts()
+        self._table = self.facts.table
         self._hexes: set[str] = set()
         self._locations: set[str] = set()
 
     def add(self, pred: str, *args: Symbol) -> None:
-        self.facts.append((pred, args))
+        rows = self._table.get((pred, len(args)))  # Facts.add, inlined: the builder's hot call
+        if rows is None:
+            rows = self._table[(pred, len(args))] = []
+        rows.append(args)
 
     def flags(self, subject: Symbol, obj: object, **predicates: str) -> None:
         """One fact `pred(subject)` for each boolean field of `obj` that is true."""

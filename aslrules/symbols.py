@@ -20,7 +20,7 @@ order they always had.
 
 from __future__ import annotations
 
-from collections.abc import Container, Iterable, Sequence
+from collections.abc import Container, Iterable, Iterator, Sequence
 from typing import Any, NamedTuple
 
 from clingo import Function, Symbol, SymbolType
@@ -38,6 +38,40 @@ DIRECT = _lib is not None and all(hasattr(_lib, f) for f in _USED)
 
 Fact = tuple[str, tuple[Symbol, ...]]
 Value = Any  # int | str | Term
+
+
+class Facts:
+    """Input facts grouped by signature: (predicate, arity) -> the argument tuples, each group
+    in the order its facts came.  Iterating gives (predicate, arguments) pairs, group by group.
+
+    The loops that cost (the relevance domain, adding facts to clingo) then decide once per
+    signature, not once per fact: most facts have nothing the relevance analysis looks at."""
+
+    __slots__ = ("table",)
+
+    def __init__(self, facts: Iterable[Fact] = ()) -> None:
+        self.table: dict[tuple[str, int], list[tuple[Symbol, ...]]] = {}
+        for pred, args in facts:
+            self.add(pred, args)
+
+    def add(self, pred: str, args: tuple[Symbol, ...]) -> None:
+        rows = self.table.get((pred, len(args)))
+        if rows is None:
+            rows = self.table[(pred, len(args))] = []
+        rows.append(args)
+
+    def __iter__(self) -> Iterator[Fact]:
+        for (pred, _), rows in self.table.items():
+            for args in rows:
+                yield pred, args
+
+    def __len__(self) -> int:
+        return sum(map(len, self.table.values()))
+
+    @classmethod
+    def of(cls, facts: Iterable[Fact]) -> Facts:
+        """`facts` grouped (as they are, if they already are)."""
+        return facts if isinstance(facts, cls) else cls(facts)
 
 
 class Term(NamedTuple):
@@ -98,22 +132,27 @@ def add_facts(backend: Any, facts: Iterable[Fact], case: Symbol | None = None, *
     """Add `pred(case, args...)` (or `pred(args...)`) for each fact through an open Backend;
     with `keep`, only the facts whose (predicate, arity) it holds; with `shared`, the facts it
     shares once for the batch, with no case argument."""
+    table = Facts.of(facts).table
+    if case is None:
+        shared = None
     if direct and DIRECT and hasattr(backend, "_rep"):
-        _add_facts_c(backend._rep, facts, case, keep, shared)
+        _add_facts_c(backend._rep, table, case, keep, shared)
         return
-    for pred, args in facts:
-        sig = (pred, len(args))
+    for sig, rows in table.items():
         if keep is not None and sig not in keep:
             continue
-        if shared is not None and case is not None and sig in shared.signatures:
-            if shared.first(pred, args):
-                backend.add_rule([backend.add_atom(Function(pred, list(args)))])
-            continue
-        full = [case, *args] if case is not None else list(args)
-        backend.add_rule([backend.add_atom(Function(pred, full))])
+        pred = sig[0]
+        once = shared is not None and sig in shared.signatures
+        for args in rows:
+            if once:
+                if shared.first(pred, args):  # type: ignore[union-attr]
+                    backend.add_rule([backend.add_atom(Function(pred, list(args)))])
+                continue
+            full = [case, *args] if case is not None else list(args)
+            backend.add_rule([backend.add_atom(Function(pred, full))])
 
 
-def _add_facts_c(backend: Any, facts: Iterable[Fact], case: Symbol | None,
+def _add_facts_c(backend: Any, table: dict[tuple[str, int], list[tuple[Symbol, ...]]], case: Symbol | None,
                  keep: Container[tuple[str, int]] | None, shared: Shared | None) -> None:
     new = _ffi.new
     create, add_atom, add_rule = _lib.clingo_symbol_create_function, _lib.clingo_backend_add_atom, \
@@ -121,43 +160,27 @@ def _add_facts_c(backend: Any, facts: Iterable[Fact], case: Symbol | None,
     symbol, atom, null = new("clingo_symbol_t*"), new("clingo_atom_t[1]"), _ffi.NULL
     size = 16
     args = new("clingo_symbol_t[]", size)
-    first = 0
-    if case is not None:
-        args[0] = case._rep
-        first = 1
-    if case is None:
-        shared = None
-    # per signature: (name, shared) or None when the predicate is not kept
-    names: dict[tuple[str, int], tuple[bytes, bool] | None] = {}
-    for pred, fargs in facts:
-        sig = (pred, len(fargs))
-        if sig in names:
-            entry = names[sig]
-        else:
-            entry = names[sig] = (pred.encode(), shared is not None and sig in shared.signatures) \
-                if keep is None or sig in keep else None
-        if entry is None:
+    for sig, rows in table.items():
+        if keep is not None and sig not in keep:
             continue
-        name, once = entry
-        start = first
-        if once:
-            if not shared.first(pred, fargs):  # type: ignore[union-attr]
-                continue
-            start = 0
-            saved = args[0]
-        n = start + len(fargs)
+        pred, arity = sig
+        name = pred.encode()
+        once = shared is not None and sig in shared.signatures
+        start = 1 if case is not None and not once else 0
+        n = start + arity
         if n > size:
             size = 2 * n
-            old, args = args, new("clingo_symbol_t[]", size)
-            args[0] = old[0]
-        for k, a in enumerate(fargs, start):
-            args[k] = a._rep
-        ok = create(name, args, n, True, symbol) and add_atom(backend, symbol, atom) \
-            and add_rule(backend, False, atom, 1, null, 0)
-        if once:
-            args[0] = saved
-        if not ok:
-            _handle_error(False)
+            args = new("clingo_symbol_t[]", size)
+        if start:
+            args[0] = case._rep  # type: ignore[union-attr]
+        for fargs in rows:
+            if once and not shared.first(pred, fargs):  # type: ignore[union-attr]
+                continue
+            for k, a in enumerate(fargs, start):
+                args[k] = a._rep
+            if not (create(name, args, n, True, symbol) and add_atom(backend, symbol, atom)
+                    and add_rule(backend, False, atom, 1, null, 0)):
+                _handle_error(False)
 
 
 # --------------------------------------------------------------------------- atoms out
