@@ -16,7 +16,7 @@ from clingo import Function, Symbol
 
 from . import model
 from .model import AttackQuestion, Location, Situation
-from .symbols import Fact, Facts
+from .symbols import Facts
 
 #: Scale of fractional quantities in the KB (kb/input.lp: `#const fs = 64`).
 SCALE = 64
