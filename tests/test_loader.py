@@ -593,21 +593,43 @@ EXAMPLES = sorted((Path(__file__).parent.parent / "examples").rglob("*.yaml"))
 
 @pytest.mark.parametrize("path", EXAMPLES[::7], ids=lambda p: p.name)
 def test_pure_python_and_libyaml_loaders_read_the_same_situation(path, monkeypatch):
-    """The loader uses libyaml's safe loader when PyYAML has it, else PyYAML's own: both must
-    give the same situation, with the same lines in an error."""
+    """The loader uses libyaml's safe loader when PyYAML has it, else PyYAML's own, with the tag
+    of each scalar text remembered (loader._memoized): it must give the situation PyYAML's own
+    plain safe loader gives, with the same lines in an error."""
     import yaml
 
     from aslrules import loader
 
     if not hasattr(yaml, "CSafeLoader"):
         pytest.skip("PyYAML without libyaml")
+    assert loader._SAFE_LOADER.__name__ == "MemoizedCSafeLoader"
     text = path.read_text(encoding="utf-8")
     read = {}
-    for name in ("CSafeLoader", "SafeLoader"):
-        monkeypatch.setattr(loader, "_SAFE_LOADER", getattr(yaml, name))
-        read[name] = load_text(text, str(path))
+    for name, used in (("ours", loader._SAFE_LOADER), ("plain", yaml.SafeLoader)):
+        monkeypatch.setattr(loader, "_SAFE_LOADER", used)
+        for _ in range(2):  # the second time from the memo
+            read[name] = load_text(text, str(path))
         with pytest.raises(InputError) as bad:
             load_text(text.replace("units:", "units: {x: 1}\nunit:", 1), str(path))
         read[name + " error"] = (bad.value.line, bad.value.path)
-    assert read["CSafeLoader"] == read["SafeLoader"]
-    assert read["CSafeLoader error"] == read["SafeLoader error"]
+    assert read["ours"] == read["plain"]
+    assert read["ours error"] == read["plain error"]
+
+
+def test_the_memoized_resolver_gives_each_scalar_the_tag_pyyaml_gives():
+    """Plain and quoted texts that look like numbers, booleans, nulls, dates: the memo keeps
+    the quoting apart ('1' is a text, 1 a number), the first and the second time."""
+    import yaml
+
+    from aslrules import loader
+
+    values = ["1", "'1'", '"1"', "1.5", "'1.5'", "yes", "'yes'", "no", "~", "null", "''", "2001-12-14",
+              "0x1F", "1_000", "-2", ".inf", "german", "'german'", "4-6-7", "true", "True"]
+    text = "\n".join(f"k{i}: {v}" for i, v in enumerate(values * 2))
+
+    def tags(loader_class):
+        root = yaml.compose(text, Loader=loader_class)
+        return [(k.value, v.tag) for k, v in root.value]
+
+    assert tags(loader._SAFE_LOADER) == tags(yaml.SafeLoader)
+    assert tags(loader._SAFE_LOADER) == tags(yaml.SafeLoader)
