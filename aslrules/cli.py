@@ -9,7 +9,7 @@ import sys
 from collections.abc import Sequence
 
 from . import __version__
-from .core import ask, check, iter_case_files
+from .core import ask, check_files, iter_case_files
 from .errors import InputError
 from .loader import load_file
 from .render import answer_lines, outcome_lines
@@ -77,23 +77,19 @@ def _cmd_check(args: argparse.Namespace) -> int:
     files = iter_case_files(args.paths)
     if not files:
         raise InputError(" ".join(args.paths), None, "", "a case file or a directory holding *.yaml cases")
-    situations = [load_file(f) for f in files]
-    outcomes = check(situations, workers=args.jobs)
-    passed = sum(o.passed for o in outcomes)
-    failed = len(outcomes) - passed
+    report = check_files(files, workers=args.jobs)
     if args.format == "json":
-        json.dump({"passed": passed, "failed": failed, "failures": [
+        json.dump({"passed": report.passed, "failed": report.failed, "failures": [
             {"file": o.situation.path, "line": o.expectation.line, "index": o.index,
              "mismatches": [{"field": m.field, "expected": str(m.expected), "actual": str(m.actual)}
                             for m in o.mismatches],
-             "answer": o.answer.as_dict()} for o in outcomes if not o.passed]}, sys.stdout, indent=2)
+             "answer": o.answer.as_dict()} for o in report.failures]}, sys.stdout, indent=2)
         print()
     else:
-        for o in outcomes:
-            if not o.passed:
-                print("\n".join(outcome_lines(o)))
-        print(f"{passed} passed, {failed} failed")
-    return 0 if failed == 0 else 1
+        for o in report.failures:
+            print("\n".join(outcome_lines(o)))
+        print(f"{report.passed} passed, {report.failed} failed")
+    return 0 if report.failed == 0 else 1
 
 
 def main(argv: Sequence[str] | None = None) -> int:

@@ -21,7 +21,7 @@ from .answers import Answer, fmt_number, read_answers
 from .engine import Engine, check_missing_ranges
 from .errors import InputError
 from .facts import FactBuilder, question_facts, situation_facts
-from .loader import parse_location
+from .loader import load_file, parse_location
 from .model import Expectation, Location, Situation
 
 _ENGINE: Engine | None = None
@@ -147,6 +147,18 @@ class Outcome:
         return not self.mismatches
 
 
+@dataclass
+class Report:
+    """What `check_files` found: how many expectations hold, and those that do not, in file order."""
+
+    passed: int
+    failures: list[Outcome]
+
+    @property
+    def failed(self) -> int:
+        return len(self.failures)
+
+
 def _num(x: Any) -> Any:
     return fmt_number(x) if isinstance(x, (Fraction, int)) and not isinstance(x, bool) else x
 
@@ -254,8 +266,34 @@ def _pool_chunk(chunk: Sequence[Situation] | tuple[int, int]) -> list[dict[Any, 
     try:  # only the expectations' questions (numbered) go back to the parent
         return [{k: a for k, a in answers.items() if isinstance(k, int)}
                 for answers in _answer_chunk(_POOL_ENGINE, chunk)]
-    except InputError as e:  # sent back as data: the exception's own pickling loses its fields
-        return (e.file, e.line, e.path, e.expected, e.got)
+    except InputError as e:  # sent back as data
+        return _error(e)
+
+
+def _workers(workers: int | None, n_chunks: int) -> int:
+    return min(os.cpu_count() or 1, 4, n_chunks) if workers is None else workers
+
+
+def _context() -> Any:
+    """Forked workers (they inherit the KB, parsed and rewritten) where the platform can fork."""
+    methods = multiprocessing.get_all_start_methods()
+    return multiprocessing.get_context("fork" if "fork" in methods else "spawn")
+
+
+def _pool(eng: Engine, workers: int, context: Any) -> ProcessPoolExecutor:
+    """Worker processes that answer with `eng`'s KB."""
+    eng.batch  # rewrite the KB once, before forking
+    return ProcessPoolExecutor(workers, mp_context=context, initializer=_pool_init,
+                               initargs=(str(eng.files[0].parent), eng.prune))
+
+
+def _outcomes(chunk: Sequence[Situation], answers: Sequence[dict[Any, Answer]]) -> list[Outcome]:
+    outcomes: list[Outcome] = []
+    for sit, by_question in zip(chunk, answers):
+        for k, exp in enumerate(sit.expect):
+            ans = by_question.get(k, Answer(qid=k))
+            outcomes.append(Outcome(sit, k, exp, ans, compare(exp, ans)))
+    return outcomes
 
 
 def check(situations: Sequence[Situation], *, eng: Engine | None = None, batch_size: int = 100,
@@ -268,34 +306,81 @@ def check(situations: Sequence[Situation], *, eng: Engine | None = None, batch_s
     eng = eng or engine()
     ranges = [(i, i + batch_size) for i in range(0, len(situations), batch_size)]
     chunks = [situations[a:b] for a, b in ranges]
-    if workers is None:
-        workers = min(os.cpu_count() or 1, 4, len(chunks))
+    workers = _workers(workers, len(chunks))
     if workers <= 1 or len(chunks) <= 1:
         results = [_answer_chunk(eng, c) for c in chunks]
     else:
-        methods = multiprocessing.get_all_start_methods()
-        context = multiprocessing.get_context("fork" if "fork" in methods else "spawn")
-        _POOL_ENGINE = eng  # inherited by forked workers
+        context = _context()
         forked = context.get_start_method() == "fork"
+        _POOL_ENGINE = eng  # inherited by forked workers
         if forked:
             _POOL_CASES = situations
-        eng.batch  # rewrite the KB once, before forking
         try:
-            with ProcessPoolExecutor(workers, mp_context=context, initializer=_pool_init,
-                                     initargs=(str(eng.files[0].parent), eng.prune)) as pool:
+            with _pool(eng, workers, context) as pool:
                 results = list(pool.map(_pool_chunk, ranges if forked else chunks))
         finally:
             _POOL_ENGINE = _POOL_CASES = None
         for r in results:
             if isinstance(r, tuple):
                 raise InputError(*r)
-    outcomes: list[Outcome] = []
-    for chunk, answers in zip(chunks, results):
-        for sit, by_question in zip(chunk, answers):
-            for k, exp in enumerate(sit.expect):
-                ans = by_question.get(k, Answer(qid=k))
-                outcomes.append(Outcome(sit, k, exp, ans, compare(exp, ans)))
-    return outcomes
+    return [o for chunk, answers in zip(chunks, results) for o in _outcomes(chunk, answers)]
+
+
+def _error(e: InputError) -> tuple:
+    return (e.file, e.line, e.path, e.expected, e.got)  # the exception's own pickling loses its fields
+
+
+def _check_paths(eng: Engine, paths: Sequence[str]) -> tuple[str, Any]:
+    """Load and check one chunk of case files: ("ok", (passed, failures)), or the first error,
+    ("load", fields) or ("answer", fields)."""
+    with _no_cyclic_gc():  # loading, too, makes no cycles worth collecting
+        try:
+            chunk = [load_file(p) for p in paths]
+        except InputError as e:
+            return "load", _error(e)
+    try:
+        outcomes = _outcomes(chunk, _answer_chunk(eng, chunk))
+    except InputError as e:
+        return "answer", _error(e)
+    failures = [o for o in outcomes if not o.passed]
+    return "ok", (len(outcomes) - len(failures), failures)
+
+
+def _pool_paths(paths: Sequence[str]) -> tuple[str, Any]:
+    assert _POOL_ENGINE is not None
+    return _check_paths(_POOL_ENGINE, paths)
+
+
+def check_files(paths: Sequence[str], *, eng: Engine | None = None, batch_size: int = 100,
+                workers: int | None = None) -> Report:
+    """Load and check case files, `batch_size` to a grounding (what `aslrules check` does).
+
+    With more files than one batch holds, each of `workers` processes (default: one per CPU,
+    at most 4) loads the files it checks: loading costs about as much as checking, and only the
+    failures travel back.  As if every file were loaded first: an unreadable file is reported
+    (InputError) before any question that cannot be answered, the first one in file order."""
+    global _POOL_ENGINE
+    eng = eng or engine()
+    chunks = [paths[i:i + batch_size] for i in range(0, len(paths), batch_size)]
+    workers = _workers(workers, len(chunks))
+    if workers <= 1 or len(chunks) <= 1:
+        results = []
+        for c in chunks:
+            results.append(_check_paths(eng, c))
+            if results[-1][0] == "load":
+                break
+    else:
+        _POOL_ENGINE = eng
+        try:
+            with _pool(eng, workers, _context()) as pool:
+                results = list(pool.map(_pool_paths, chunks))
+        finally:
+            _POOL_ENGINE = None
+    for kind in ("load", "answer"):
+        for status, value in results:
+            if status == kind:
+                raise InputError(*value)
+    return Report(sum(value[0] for _, value in results), [o for _, value in results for o in value[1]])
 
 
 def iter_case_files(paths: Iterable[str]) -> list[str]:
@@ -312,4 +397,4 @@ def iter_case_files(paths: Iterable[str]) -> list[str]:
     return files
 
 
-__all__ = ["ask", "check", "compare", "engine", "geometry", "hex_range", "adjacent", "Geometry", "Outcome", "Mismatch"]
+__all__ = ["ask", "check", "check_files", "compare", "engine", "geometry", "hex_range", "adjacent", "Geometry", "Outcome", "Mismatch", "Report"]

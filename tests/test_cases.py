@@ -12,7 +12,8 @@ from pathlib import Path
 
 import pytest
 
-from aslrules.core import check, iter_case_files
+from aslrules.core import check, check_files, iter_case_files
+from aslrules.errors import InputError
 from aslrules.loader import load_file
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -153,6 +154,58 @@ def test_unreadable_among_good_cases_exits_2(tmp_path: Path) -> None:
     r = run("check", str(tmp_path))
     assert r.returncode == 2 and "Traceback" not in r.stderr
     assert "b_bad.yaml:2: units" in r.stderr
+
+
+NO_RANGE = """\
+title: hexes on two boards and no `range:` (the KB cannot measure it)
+attacker: russian
+units:
+  - {id: g, side: german, type: squad, counter: 4-6-7, hex: 1A1}
+  - {id: r, side: russian, type: squad, counter: 6-2-8, hex: 2A1, moving: {mf_here: 1}}
+expect:
+  - attack: {option: first_fire, firers: [g], targets: [r]}
+    verdict: allowed
+"""
+
+
+def _folder(tmp_path: Path, extra: dict[str, str]) -> list[str]:
+    """Ten copies of the 8.41 EX case, one wrong case, and `extra`, named so they sort in turn."""
+    good = next(p for p in case_files() if "a8_41" in p or "ex_8_41" in p)
+    for k in range(10):
+        (tmp_path / f"c{k:02}_good.yaml").write_text(Path(good).read_text(encoding="utf-8"), encoding="utf-8")
+    (tmp_path / "c05_wrong.yaml").write_text(WRONG, encoding="utf-8")
+    for name, text in extra.items():
+        (tmp_path / name).write_text(text, encoding="utf-8")
+    return iter_case_files([str(tmp_path)])
+
+
+@pytest.mark.parametrize("workers", [1, 2])
+def test_check_files_loads_and_checks_as_check_does(tmp_path: Path, workers: int) -> None:
+    """core.check_files (what `aslrules check` runs; each worker loads the files it checks) finds
+    what core.check finds for the loaded cases: the same passes, the same failures in file order,
+    with the same answers; batches of 3 files make four batches."""
+    files = _folder(tmp_path, {})
+    report = check_files(files, batch_size=3, workers=workers)
+    outcomes = check([load_file(f) for f in files], workers=1)
+    assert report.passed == sum(o.passed for o in outcomes) > 0
+    assert [(o.situation.path, o.index, o.answer, o.mismatches) for o in report.failures] == \
+           [(o.situation.path, o.index, o.answer, o.mismatches) for o in outcomes if not o.passed]
+    assert report.failed == 1 and report.failures[0].situation.path.endswith("c05_wrong.yaml")
+
+
+@pytest.mark.parametrize("workers", [1, 2])
+def test_check_files_reports_errors_as_if_all_files_were_loaded_first(tmp_path: Path, workers: int) -> None:
+    """An unreadable file is the error, even when a file before it, in another batch, cannot be
+    answered; with every file readable, the first that cannot be answered is."""
+    files = _folder(tmp_path, {"c01_norange.yaml": NO_RANGE, "c09_norange.yaml": NO_RANGE,
+                               "c10_bad.yaml": "attacker: russian\nunits: 3\n"})
+    with pytest.raises(InputError) as e:
+        check_files(files, batch_size=3, workers=workers)
+    assert e.value.file.endswith("c10_bad.yaml") and e.value.line == 2
+    (tmp_path / "c10_bad.yaml").unlink()
+    with pytest.raises(InputError) as e:
+        check_files(files[:-1], batch_size=3, workers=workers)
+    assert e.value.file.endswith("c01_norange.yaml") and e.value.path == "lines_of_sight"
 
 
 def test_missing_file_and_empty_dir_exit_2(tmp_path: Path) -> None:
