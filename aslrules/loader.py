@@ -239,6 +239,7 @@ def _and(items: Iterable[str]) -> str:
 
 _TAG = "tag:yaml.org,2002:"
 _PLAIN_TAGS = frozenset(_TAG + name for name in ("str", "int", "float", "bool", "null", "timestamp", "map", "seq"))
+_STR = _TAG + "str"
 _CONSTRUCT = SafeConstructor()
 _ID_RE = re.compile(r"[A-Za-z0-9_-]+")
 _ID_FORM = "an id of letters, digits, '-' and '_'"
@@ -301,10 +302,15 @@ class _Reader:
     def count(self, node: Node, path: str) -> None:
         self.visited += 1
         if self.visited > MAX_NODES:
-            self.fail(node, path, f"at most {MAX_NODES} YAML values (aliases counted each time they are used)")
+            self._too_many(node, path)
+
+    def _too_many(self, node: Node, path: str) -> NoReturn:
+        self.fail(node, path, f"at most {MAX_NODES} YAML values (aliases counted each time they are used)")
 
     def visit(self, node: Node, path: str) -> Node:
-        self.count(node, path)
+        self.visited += 1  # count(), inlined
+        if self.visited > MAX_NODES:
+            self._too_many(node, path)
         if node.tag not in _PLAIN_TAGS:
             self.fail(node, path, "a plain YAML value (no tag like !!binary or !custom)", node.tag)
         return node
@@ -340,9 +346,11 @@ class _Reader:
         return result
 
     def key(self, node: Node, path: str) -> str:
-        path = _field(path, node.value) if isinstance(node, ScalarNode) else path
-        self.count(node, path)
-        if not isinstance(node, ScalarNode) or node.tag != _TAG + "str":
+        self.visited += 1  # count(), inlined: the path is made only for a message
+        if self.visited > MAX_NODES or not isinstance(node, ScalarNode) or node.tag != _STR:
+            path = _field(path, node.value) if isinstance(node, ScalarNode) else path
+            if self.visited > MAX_NODES:
+                self._too_many(node, path)
             self.fail(node, path, "a text key (quote keys like '467' or 'yes')", self._got(node))
         return str(node.value)
 
@@ -423,14 +431,14 @@ class _Reader:
         return lambda node, path: self.integer(node, path, low, high)
 
     def optional(self, fields: _Map, key: str, read: Callable[[Node, str], T], default: T) -> T:
-        node = fields.get(key)
-        return default if node is None else read(node, fields.at(key))
+        item = fields.items.get(key)  # fields.get, inlined: most optional fields are absent
+        return default if item is None else read(item[1], fields.at(key))
 
     def required(self, fields: _Map, key: str, read: Callable[[Node, str], T]) -> T:
-        node = fields.get(key)
-        if node is None:
+        item = fields.items.get(key)
+        if item is None:
             self.fail(fields.node, fields.at(key), f"a field '{key}' (required)")
-        return read(node, fields.at(key))
+        return read(item[1], fields.at(key))
 
 
 def _range_text(what: str, low: int | None, high: int | None) -> str:
