@@ -156,16 +156,7 @@ def test_unreadable_among_good_cases_exits_2(tmp_path: Path) -> None:
     assert "b_bad.yaml:2: units" in r.stderr
 
 
-NO_RANGE = """\
-title: hexes on two boards and no `range:` (the KB cannot measure it)
-attacker: russian
-units:
-  - {id: g, side: german, type: squad, counter: 4-6-7, hex: 1A1}
-  - {id: r, side: russian, type: squad, counter: 6-2-8, hex: 2A1, moving: {mf_here: 1}}
-expect:
-  - attack: {option: first_fire, firers: [g], targets: [r]}
-    verdict: allowed
-"""
+NO_RANGE = (ROOT / "tests" / "data" / "two_boards_no_range.yaml").read_text(encoding="utf-8")
 
 
 def _folder(tmp_path: Path, extra: dict[str, str]) -> list[str]:

@@ -64,15 +64,7 @@ def test_workers_keep_every_answer() -> None:
 
 def test_workers_report_input_errors() -> None:
     """An InputError found while answering (a range between boards) crosses the process boundary."""
-    text = """\
-attacker: russian
-units:
-  - {id: g, side: german, type: squad, counter: 4-6-7, hex: 1A1}
-  - {id: r, side: russian, type: squad, counter: 4-4-7, hex: 2A1, moving: {mf_here: 1}}
-expect:
-  - attack: {option: first_fire, firers: [g], targets: [r]}
-    verdict: allowed
-"""
+    text = (ROOT / "tests" / "data" / "two_boards_no_range.yaml").read_text(encoding="utf-8")
     cases = [s for s in SITUATIONS if s.expect][:5] + [load_text(text, "boards.yaml")]
     try:
         check(cases, workers=2, batch_size=2)
