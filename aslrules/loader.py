@@ -177,8 +177,9 @@ def _memoized(base: type) -> type:
     libyaml composes the tree but asks PyYAML's resolver, in Python, for the tag of every node:
     regular expressions for every scalar, about 600 calls for a 20-unit situation, most of them
     texts seen before (sides, unit types, small numbers).  A safe loader has no path resolvers,
-    so a scalar's tag depends only on its text and on how it was quoted: the memo gives the
-    very tags `base` gives (tests/test_loader.py), a 20-unit file composes about 20% faster."""
+    so a scalar's tag depends only on its text and on how it was quoted (and the path hooks do
+    nothing): the memo gives the very tags `base` gives (tests/test_loader.py), and a generated
+    20-unit file composes in 1.50 ms instead of 2.79 (bench/run.py's files, interleaved)."""
     if base.yaml_path_resolvers:  # pragma: no cover - PyYAML's safe loaders have none
         return base
     memo: dict[tuple[str, tuple[bool, bool]], str] = {}
