@@ -184,6 +184,25 @@ def test_check_files_loads_and_checks_as_check_does(tmp_path: Path, workers: int
     assert report.failed == 1 and report.failures[0].situation.path.endswith("c05_wrong.yaml")
 
 
+def test_workers_started_afresh_give_the_same_report(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Where the platform cannot fork (Windows; macOS's default), workers are started afresh and
+    build their own engine: check and check_files must find the same as in one process."""
+    import multiprocessing
+
+    from aslrules import core
+
+    files = _folder(tmp_path, {})
+    alone = check_files(files, batch_size=4, workers=1)
+    loaded = [load_file(f) for f in files]
+    monkeypatch.setattr(core, "_context", lambda: multiprocessing.get_context("spawn"))
+    report = check_files(files, batch_size=4, workers=2)
+    assert (report.passed, [(o.situation.path, o.index, o.answer) for o in report.failures]) == \
+           (alone.passed, [(o.situation.path, o.index, o.answer) for o in alone.failures])
+    outcomes = check(loaded, batch_size=4, workers=2)
+    assert [(o.situation.path, o.index, o.answer) for o in outcomes] == \
+           [(o.situation.path, o.index, o.answer) for o in check(loaded, workers=1)]
+
+
 @pytest.mark.parametrize("workers", [1, 2])
 def test_check_files_reports_errors_as_if_all_files_were_loaded_first(tmp_path: Path, workers: int) -> None:
     """An unreadable file is the error, even when a file before it, in another batch, cannot be
