@@ -48,8 +48,16 @@ def _jobs(text: str) -> int:
     return n
 
 
+#: From this many units, listing every fire option gets a hint first: the list grows with the
+#: number of firer-target pairs (500 units: 10 s in the MPh, 74 s in the DFPh, bench-like files).
+LISTING_HINT_UNITS = 100
+
+
 def _cmd_ask(args: argparse.Namespace) -> int:
     sit = load_file(args.file)
+    if not sit.expect and args.firer is None and len(sit.units) >= LISTING_HINT_UNITS:
+        print(f"aslrules: listing every fire option of {len(sit.units)} units may take a while; "
+              "--firer ID lists one unit's options", file=sys.stderr)
     if args.firer is not None:
         owned = {u.id: {u.id, *(w.id for w in u.weapons)} for u in sit.units}
         owned.update({w.id: {w.id} for u in sit.units for w in u.weapons})

@@ -184,6 +184,23 @@ def test_firer_with_questions_filters_them() -> None:
     assert json.loads(js)["answers"] == []
 
 
+def test_a_long_listing_is_announced_on_stderr(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Listing every option of a large situation takes long (performance-notes.md: "offer it per
+    firer"): from LISTING_HINT_UNITS units a hint on stderr names --firer; the answers on stdout
+    are the same; with --firer or with questions there is no hint."""
+    from aslrules import cli as cli_module
+
+    listing = str(ROOT / "examples" / "situations" / "berserk_charge.yaml")
+    code, quiet_out, err = cli("ask", listing)
+    assert code == 0 and err == ""
+    monkeypatch.setattr(cli_module, "LISTING_HINT_UNITS", 3)  # berserk_charge.yaml has 3 units
+    code, out, err = cli("ask", listing)
+    assert code == 0 and out == quiet_out
+    assert err.count("\n") == 1 and "listing every fire option of 3 units" in err and "--firer" in err
+    assert cli("ask", listing, "--firer", "g-467")[2] == ""
+    assert cli("ask", str(ROOT / "examples" / "cases" / "a8" / "ex_8_41_first_attack.yaml"))[2] == ""
+
+
 # --------------------------------------------------------------------------- ASP syntax is data
 
 EVIL_SIDE_A = 'x"). #false. y("'
