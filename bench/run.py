@@ -22,8 +22,9 @@ moving stack, one declared attack):
 and, for a batch of 1,000 cases (examples/cases taken in turn, and generated 20-unit
 cases), cases per second through aslrules.core.check (100 cases per grounding, the cases
 loaded already) and through core.check_files (the same cases as files, loaded too, as
-`aslrules check` does), in one process and in one worker process per CPU; last, `aslrules check examples/cases` in a new
-process, loading included, with one process and with the default workers: time and peak memory.
+`aslrules check` does), in one process and in one worker process per CPU; last,
+`aslrules check examples/cases` in a new process, loading included, with one process and
+with the default workers: time and peak memory.
 
 Only the standard library and aslrules (and clingo, which aslrules runs on).
 """
