@@ -397,4 +397,5 @@ def iter_case_files(paths: Iterable[str]) -> list[str]:
     return files
 
 
-__all__ = ["ask", "check", "check_files", "compare", "engine", "geometry", "hex_range", "adjacent", "Geometry", "Outcome", "Mismatch", "Report"]
+__all__ = ["ask", "check", "check_files", "compare", "engine", "geometry", "hex_range", "adjacent", "Geometry",
+           "Outcome", "Mismatch", "Report"]
