@@ -29,6 +29,11 @@ def case_files() -> list[str]:
     return iter_case_files([str(CASES)])
 
 
+def ex_8_41_case() -> str:
+    """A case file of the A8.41 EX (seed 004): a good case to stand among others."""
+    return next(p for p in case_files() if "a8_41" in p or "ex_8_41" in p)
+
+
 def test_there_are_cases() -> None:
     assert len(case_files()) >= 1
 
@@ -120,7 +125,7 @@ def test_wrong_expectation_exits_1_and_shows_the_answer(tmp_path: Path) -> None:
 def test_wrong_case_among_good_ones(tmp_path: Path) -> None:
     """One failing case fails the run; the good ones still count as passed."""
     (tmp_path / "wrong.yaml").write_text(WRONG, encoding="utf-8")
-    good = next(p for p in case_files() if "a8_41" in p or "ex_8_41" in p)
+    good = ex_8_41_case()
     (tmp_path / "good.yaml").write_text(Path(good).read_text(encoding="utf-8"), encoding="utf-8")
     r = run("check", str(tmp_path))
     assert r.returncode == 1
@@ -161,7 +166,7 @@ NO_RANGE = (ROOT / "tests" / "data" / "two_boards_no_range.yaml").read_text(enco
 
 def _folder(tmp_path: Path, extra: dict[str, str]) -> list[str]:
     """Ten copies of the 8.41 EX case, one wrong case, and `extra`, named so they sort in turn."""
-    good = next(p for p in case_files() if "a8_41" in p or "ex_8_41" in p)
+    good = ex_8_41_case()
     for k in range(10):
         (tmp_path / f"c{k:02}_good.yaml").write_text(Path(good).read_text(encoding="utf-8"), encoding="utf-8")
     (tmp_path / "c05_wrong.yaml").write_text(WRONG, encoding="utf-8")
