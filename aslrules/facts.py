@@ -51,15 +51,11 @@ class FactBuilder:
 
     def __init__(self) -> None:
         self.facts = Facts()
-        self._table = self.facts.table
         self._hexes: set[str] = set()
         self._locations: set[str] = set()
 
     def add(self, pred: str, *args: Symbol) -> None:
-        rows = self._table.get((pred, len(args)))  # Facts.add, inlined: the builder's hot call
-        if rows is None:
-            rows = self._table[(pred, len(args))] = []
-        rows.append(args)
+        self.facts.add(pred, args)
 
     def flags(self, subject: Symbol, obj: object, **predicates: str) -> None:
         """One fact `pred(subject)` for each boolean field of `obj` that is true."""
