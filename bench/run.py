@@ -6,9 +6,11 @@ For a 20-unit and a 500-unit generated situation (units spread over one board, o
 moving stack, one declared attack):
 
 * load: reading the YAML file (the loader);
-* warm: median ms per question in process (the Engine kept, N repeats), split into
-  building the facts, solving (pruning the KB to the rules that may fire, Control,
-  ProgramBuilder, backend facts, ground, solve) and reading the answers;
+* warm: ms per question in process (the Engine kept, N repeats): the median, on which the
+  target is judged, and the fastest repeat (what the code costs while the machine runs at
+  its best: its speed changes over minutes); the median split into building the facts,
+  solving (pruning the KB to the rules that may fire, Control, ProgramBuilder, backend
+  facts, ground, solve) and reading the answers;
   every repeat takes each of these measures and the clingo-alone ones in turn, so
   that their ratios compare like with like when the machine's speed changes;
 * clingo alone: the same question given to a plain clingo.Control by a one-off script
@@ -186,6 +188,9 @@ def measure_situation(n_units: int, repeats: int, tmp: Path) -> dict[str, float]
     finally:
         os.unlink(f.name)
     row: dict[str, float | None] = {k: statistics.median(v) for k, v in times.items()}
+    # the fastest repeat: what the code costs when the machine runs at its best (timeit's reading)
+    row["warm_fastest"] = min(times["warm"])
+    row["clingo_pruned_fastest"] = min(times["clingo_pruned"])
     row["ratio"] = row["warm"] / row["clingo"]
     row["ratio_pruned"] = row["warm"] / row["clingo_pruned"]
     row["cold"], row["cold_rss"] = cold_cli(str(path), 5)
@@ -254,6 +259,7 @@ def main() -> None:
     lines = [
         ("load YAML (ms)", "load"),
         ("warm question, total (ms)", "warm"),
+        ("  fastest repeat (ms)", "warm_fastest"),
         ("  build facts (ms)", "facts"),
         ("  prune+Control+ground+solve (ms)", "solve"),
         ("  read answers (ms)", "read"),
@@ -261,6 +267,7 @@ def main() -> None:
         ("Python total / clingo alone", "ratio"),
         ("clingo alone, pruned KB (ms)", "clingo_pruned"),
         ("Python total / that", "ratio_pruned"),
+        ("  fastest repeat (ms)", "clingo_pruned_fastest"),
         ("cold CLI `check FILE` (ms)", "cold"),
         ("  its peak memory (MiB)", "cold_rss"),
     ]
