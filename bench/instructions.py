@@ -27,9 +27,8 @@ BENCH = Path(__file__).resolve().parent
 _CHILD = """
 import sys
 sys.path.insert(0, {bench!r})
-import clingo
-from run import clingo_alone, situation
-from aslrules.core import ask, build_facts, engine
+from run import clingo_alone, pruned_program, situation
+from aslrules.core import ask, engine
 from aslrules.loader import load_text
 
 kind, units, questions = sys.argv[1], int(sys.argv[2]), int(sys.argv[3])
@@ -38,12 +37,9 @@ eng = engine()
 if kind == "ask":
     run = lambda: ask(sit, eng=eng)
 else:  # clingo alone on aslrules' pruned program for this question (bench/run.py)
-    facts = build_facts(sit).facts
-    program, needed = eng._pruned(eng.relevance().domain(facts), batch=False)
-    text = "".join(f"{{clingo.Function(p, list(a))}}.\\n" for p, a in facts
-                   if needed is None or (p, len(a)) in needed)
+    program, text = pruned_program(sit)
     with open(sys.argv[4], "w") as f:
-        f.write("\\n".join(str(s) for s in program))
+        f.write(program)
     run = lambda: clingo_alone([sys.argv[4]], text)
 answer = ask(sit, eng=eng)
 assert answer[0].verdict == "allowed" and answer[0].fp == 14, answer[0]

@@ -104,6 +104,17 @@ def facts_text(sit) -> str:
     return "".join(f"{clingo.Function(p, list(args))}.\n" for p, args in build_facts(sit).facts)
 
 
+def pruned_program(sit) -> tuple[str, str]:
+    """What aslrules grounds for the situation's question, as program text: the rules its
+    relevance analysis keeps (engine.Relevance) and the facts they may read.  For the
+    clingo-alone baseline only."""
+    eng = engine()
+    facts = build_facts(sit).facts
+    program, needed = eng._pruned(eng.relevance().domain(facts), batch=False)
+    text = "".join(f"{clingo.Function(p, list(a))}.\n" for p, a in facts if needed is None or (p, len(a)) in needed)
+    return "\n".join(str(s) for s in program), text
+
+
 def clingo_alone(files: list[str], facts: str) -> int:
     ctl = clingo.Control(["--warn=none"])
     for f in files:
@@ -169,10 +180,9 @@ def measure_situation(n_units: int, repeats: int, tmp: Path) -> dict[str, float]
     files = [str(f) for f in kb_files()]
     ftext = facts_text(sit)
     # the same, given only the rules and facts aslrules grounds (engine.Relevance)
-    program, needed = eng._pruned(eng.relevance().domain(facts), batch=False)
-    ptext = "".join(f"{clingo.Function(p, list(a))}.\n" for p, a in facts if needed is None or (p, len(a)) in needed)
+    program, ptext = pruned_program(sit)
     with tempfile.NamedTemporaryFile("w", suffix=".lp", delete=False) as f:
-        f.write("\n".join(str(s) for s in program))
+        f.write(program)
     # Each repeat takes every measure in turn, so that all of them, and so their ratios, see the
     # same speed of the machine (it changes by up to 1.7x over minutes on this kind of machine);
     # each runs twice in a row, the second run measured (the first: see the docstring).
