@@ -1,8 +1,12 @@
 """Turn a loaded Situation into the KB's input facts (kb/input.lp), as clingo symbols.
 
-Every id a user wrote becomes a `clingo.String`; closed vocabularies (phase,
-unit type, option, ...) become constants only after a whitelist check.  No
-user text is ever formatted into program text.
+Most facts come straight from the schema: a field whose metadata names a `fact` becomes
+`fact(Subject, Value)` (a flag: `fact(Subject)` when true), its value encoded by its type
+(an id or a free word: a String; a closed vocabulary: a constant; an exact number: the
+KB's integer scaled by 64; a hex or Location: its canonical id, with its hex/location
+facts).  The few facts below that are not one field each (a unit's Location, its counter's
+values, the attacks already made at it, its shots) are built by hand.  No user text ever
+becomes program text: ids are clingo Strings, vocabularies were checked by the loader.
 """
 
 from __future__ import annotations
@@ -10,16 +14,18 @@ from __future__ import annotations
 from collections.abc import Iterator
 from fractions import Fraction
 from functools import lru_cache
+from typing import Any
 
 import clingo
 from clingo import Function, Symbol
 
-from . import model
-from .model import AttackQuestion, Location, Situation
+from . import schema as S
+from .loader import parse_counter, parse_location, struct_fields
+from .model import Expectation, Location, Situation
 from .symbols import Facts
 
 #: Scale of fractional quantities in the KB (kb/input.lp: `#const fs = 64`).
-SCALE = 64
+SCALE = S.SCALE
 
 # A clingo symbol is an immutable value, and making one from Python costs a few microseconds
 # (a batch of cases makes tens of thousands): ids, numbers and constants are made once each.
@@ -28,77 +34,109 @@ Number = lru_cache(maxsize=1 << 12)(clingo.Number)
 _constant = lru_cache(maxsize=1 << 10)(Function)
 
 
-def _const(value: str, vocabulary: tuple[str, ...] | dict) -> Symbol:
-    if value not in vocabulary:  # the loader already checked; this guards the API
-        raise ValueError(f"{value!r} is not in the closed vocabulary")
-    return _constant(value.lower())
-
-
 @lru_cache(maxsize=1 << 12)
 def scaled(value: Fraction | int) -> Symbol:
-    """A fractional quantity as the KB's scaled integer (10.5 -> 672); made once per value (the
-    Fraction arithmetic was a sixth of building a case's facts)."""
+    """A fractional quantity as the KB's scaled integer (10.5 -> 672)."""
     v = Fraction(value) * SCALE
     if v.denominator != 1:
         raise ValueError(f"{value} is not a multiple of 1/{SCALE}")
     return Number(int(v))
 
 
-def _loc(loc: Location) -> Symbol:
-    return String(loc.name)
+def const(value: str) -> Symbol:
+    """A word of a closed vocabulary (checked by the loader) as a constant."""
+    return _constant(value.lower())
 
 
 class FactBuilder:
-    """Collects (predicate, args) pairs; `Engine` adds them through the backend."""
+    """Collects (predicate, args) pairs; the engine adds them through the backend."""
 
-    def __init__(self) -> None:
+    def __init__(self, board: str = "") -> None:
         self.facts = Facts()
+        self.board = board  # the board of unprefixed hex ids
         self._hexes: set[str] = set()
         self._locations: set[str] = set()
 
     def add(self, pred: str, *args: Symbol) -> None:
         self.facts.add(pred, args)
 
-    def flags(self, subject: Symbol, obj: object, **predicates: str) -> None:
-        """One fact `pred(subject)` for each boolean field of `obj` that is true."""
-        for attr, pred in predicates.items():
-            if getattr(obj, attr):
-                self.add(pred, subject)
-
-    def hex(self, h: model.Hex) -> Symbol:
+    def hex(self, text: str) -> Symbol:
+        """A hex id's symbol, with its hex/4 fact."""
+        loc = parse_location(self._on_board(text))
+        h = loc.hex
         if h.name not in self._hexes:
             self._hexes.add(h.name)
             self.add("hex", String(h.name), String(h.board), Number(h.col), Number(h.row))
         return String(h.name)
 
-    def location(self, loc: Location) -> Symbol:
+    def location(self, text: str | Location) -> Symbol:
+        """A Location's symbol, with its location/3 (and hex/4) facts."""
+        loc = text if isinstance(text, Location) else parse_location(self._on_board(text))
         if loc.name not in self._locations:
             self._locations.add(loc.name)
-            self.add("location", _loc(loc), self.hex(loc.hex), Number(loc.level))
-        return _loc(loc)
+            self.hex(loc.hex.name)
+            self.add("location", String(loc.name), String(loc.hex.name), Number(loc.level))
+        return String(loc.name)
+
+    def _on_board(self, text: str) -> str:
+        return self.board + text if self.board and text[0].isalpha() else text
+
+    # -- the generic part: a field with a `fact`
+
+    def fields(self, obj: Any, *subject: Symbol, rename: dict[str, str] | None = None) -> None:
+        """One fact per field of `obj` whose metadata names one (see aslrules.schema)."""
+        for attr, tp, extra in struct_fields(type(obj)).values():
+            pred = extra.get("fact")
+            if pred is None:
+                continue
+            value = getattr(obj, attr)
+            if value is None or value is False or ("omit" in extra and value == extra["omit"]):
+                continue
+            if rename:
+                pred = rename.get(pred, pred)
+            if value is True:
+                self.add(pred, *subject)
+            elif isinstance(value, list) and extra.get("kind") in ("hexspine", "hexside"):
+                self.add(pred, *subject, self.hex(value[0]), self.hex(value[1]))
+            elif isinstance(value, list):
+                for item in value:
+                    self.add(pred, *subject, self.value(item, extra))
+            else:
+                self.add(pred, *subject, self.value(value, extra))
+
+    def value(self, value: Any, extra: dict[str, Any]) -> Symbol:
+        if isinstance(value, Fraction):
+            return scaled(value)
+        if isinstance(value, bool):  # pragma: no cover - flags have no value argument
+            raise TypeError("a flag has no value")
+        if isinstance(value, int):
+            return Number(value)
+        kind = extra.get("kind")
+        if kind == "hex":
+            return self.hex(value)
+        if kind == "location":
+            return self.location(value)
+        if kind in ("unit", "weapon", "leader", "any", "id", "side") or extra.get("text"):
+            return String(value)
+        return const(value)
 
 
 def situation_facts(sit: Situation) -> FactBuilder:
-    fb = FactBuilder()
-    fb.add("phase", _const(sit.phase, model.PHASES))
-    fb.add("phase_label", String(sit.phase))
-    fb.add("attacker", String(sit.attacker))
-    for name, values in model.READINGS.items():
-        value = sit.readings.get(name, values[0])
-        fb.add("reading", _constant(name), _const(value, values))
-
-    for loc, terrain in sit.locations.items():
-        s = fb.location(loc)
-        fb.add("terrain", s, String(_checked(terrain.terrain, model.TERRAINS)))
-        fb.add("tem", s, Number(terrain.tem))
-        if terrain.smoke:
-            fb.add("smoke", s, Number(terrain.smoke))
-    for los in sit.lines_of_sight:
+    """The facts of a situation (its questions come from `question_facts`)."""
+    d = sit.data
+    fb = FactBuilder(sit.board)
+    fb.add("phase", const(d.phase))
+    fb.add("phase_label", String(d.phase))
+    fb.add("attacker", String(d.attacker))
+    for name, value in sit.readings.items():
+        fb.add("reading", _constant(name), const(value))
+    for key, terrain in d.locations.items():
+        fb.fields(terrain, fb.location(key))
+    for los in d.lines_of_sight:
         a = fb.hex(los.frm)
         if los.to_hexside is not None:
             fb.add("los_to_hexside", a, fb.hex(los.to_hexside[0]), fb.hex(los.to_hexside[1]))
             continue
-        assert los.to is not None
         b = fb.hex(los.to)
         if los.blocked:
             fb.add("los_blocked", a, b)
@@ -110,209 +148,114 @@ def situation_facts(sit: Situation) -> FactBuilder:
             fb.add("los_range", a, b, Number(los.range))
         if los.cliff:
             fb.add("los_cliff", a, b)
-    for loc, fp in sit.residual_fp.items():
-        fb.add("residual_counter", fb.location(loc), scaled(fp))
-    for loc in sorted(sit.residual_on_crest, key=lambda x: x.name):
-        fb.add("residual_on_crest", fb.location(loc))
-    for loc, fp in sit.fire_lane_residual.items():
-        fb.add("fire_lane_residual", fb.location(loc), scaled(fp))
-
-    for u in sit.units:
-        _unit_facts(fb, u, sit.phase)
+    for key, counter in d.residual_fp.items():
+        loc = fb.location(key)
+        if isinstance(counter, S.ResidualCounter):
+            fb.add("residual_counter", loc, scaled(counter.fp))
+            if counter.crest:
+                fb.add("residual_on_crest", loc)
+        else:
+            fb.add("residual_counter", loc, scaled(counter))
+    for key, fp in d.fire_lane_residual.items():
+        fb.add("fire_lane_residual", fb.location(key), scaled(fp))
+    for u in d.units:
+        _unit_facts(fb, u, d.phase)
     return fb
 
 
-def _checked(value: str, vocabulary: tuple[str, ...]) -> str:
-    if value not in vocabulary:
-        raise ValueError(f"{value!r} is not in the closed vocabulary")
-    return value
-
-
-def _unit_facts(fb: FactBuilder, u: model.Unit, phase: str) -> None:
+def _unit_facts(fb: FactBuilder, u: S.Unit, phase: str) -> None:
     uid = String(u.id)
-    _ca_unit_facts(fb, u, phase)  # issue 5
     fb.add("unit", uid)
     fb.add("unit_side", uid, String(u.side))
-    fb.add("unit_type", uid, _const(u.type, model.UNIT_TYPES))
-    fb.add("unit_at", uid, fb.location(u.location))
-    c = u.counter
-    if c.fp is not None:
-        fb.add("unit_fp", uid, scaled(c.fp))
-    if c.range is not None:
-        fb.add("unit_range", uid, Number(c.range))
-    if c.morale is not None:
-        fb.add("unit_morale", uid, Number(c.morale))
-    if c.leadership is not None:
-        fb.add("leadership", uid, Number(c.leadership))
-    if u.fire != "none":
-        fb.add("unit_fire", uid, _const(u.fire, model.FIRE_COUNTERS))
-    for st in u.status:
-        fb.add("unit_status", uid, _const(st, model.STATUSES))
-    if u.known:
-        fb.add("unit_known", uid)
-    for x in u.directed:
-        fb.add("directed", uid, String(x))
-    if u.armored:
-        fb.add("vehicle_armored", uid)
-    if u.vulnerable_prc:
-        fb.add("vulnerable_prc", uid)
+    fb.add("unit_at", uid, fb.location(f"{u.hex}@{u.level}" if u.level else u.hex))
+    fb.fields(u, uid)
+    if u.counter is not None:
+        c = parse_counter(u.counter, u.type)
+        if c.fp is not None:
+            fb.add("unit_fp", uid, scaled(c.fp))
+        if c.range is not None:
+            fb.add("unit_range", uid, Number(c.range))
+        if c.morale is not None:
+            fb.add("unit_morale", uid, Number(c.morale))
+        if c.leadership is not None:
+            fb.add("leadership", uid, Number(c.leadership))
+    if isinstance(u.tca, list):
+        fb.add("vehicle_tca", uid, fb.hex(u.tca[0]), fb.hex(u.tca[1]))
+    elif u.tca is not None:
+        fb.add("bypass_tca", uid, const(u.tca))
+    for k, s in enumerate(u.shots):
+        key = Number(k)
+        fb.add("shot", uid, key, String(s.weapon))
+        fb.add("shot_phase", uid, key, const(s.phase or phase))  # default: now
+        if s.target is not None:
+            fb.add("shot_target", uid, key, String(s.target))
+        if not s.known:
+            fb.add("shot_unknown", uid, key)
+        fb.add("shot_case_a", uid, key, Number(s.case_a))
     for w in u.weapons:
         wid = String(w.id)
         fb.add("weapon", wid)
         fb.add("weapon_of", wid, uid)
-        fb.add("weapon_kind", wid, String(_checked(w.kind, model.WEAPON_KINDS)))
-        fb.add("weapon_fp", wid, scaled(w.fp))
-        if w.range is not None:
-            fb.add("weapon_range", wid, Number(w.range))
-        if w.rof is not None:
-            fb.add("weapon_rof", wid, Number(w.rof))
-        if w.breakdown is not None:
-            fb.add("weapon_breakdown", wid, Number(w.breakdown))
-        if w.fire != "none":
-            fb.add("weapon_fire", wid, _const(w.fire, model.FIRE_COUNTERS))
-        if w.fire_lane:
-            fb.add("weapon_fire_lane", wid)
-        if w.malfunctioned:
-            fb.add("weapon_malfunctioned", wid)
+        fb.fields(w, wid)
+        if isinstance(w.ca, list):
+            fb.add("weapon_ca", wid, fb.hex(w.ca[0]), fb.hex(w.ca[1]))
+        elif w.ca is not None:
+            fb.add("weapon_ca_vertical", wid, const(w.ca))
+        if w.calibre is not None:
+            digits = w.calibre.rstrip("L")
+            fb.add("weapon_calibre", wid, Number(int(digits)))
+            if len(digits) < len(w.calibre):
+                fb.add("weapon_barrel", wid, const(w.calibre[len(digits):]))
     if u.moving is not None:
-        m = u.moving
         fb.add("moving", uid)
-        if m.frm is not None:
-            fb.add("moved_from", uid, fb.hex(m.frm))
-        fb.add("mf_here", uid, scaled(m.mf_here))
-        fb.flags(uid, m, assault="assault", dash="dash", bypass="bypass")
-        for a in m.activities:
-            fb.add("activity", uid, _const(a, model.ACTIVITIES))
+        fb.fields(u.moving, uid)
     for k, a in enumerate(u.attacked_here):
-        fb.add("attacked_here", uid, Number(k), _const(a.option, model.OPTIONS))
+        key = Number(k)
+        fb.add("attacked_here", uid, key, const(a.option))
         for x in a.by:
-            fb.add("attacked_by", uid, Number(k), String(x))
+            fb.add("attacked_by", uid, key, String(x))
         if a.fp is not None:
-            fb.add("attacked_fp", uid, Number(k), scaled(a.fp))
+            fb.add("attacked_fp", uid, key, scaled(a.fp))
         at_mf = a.at_mf if a.at_mf is not None else (u.moving.mf_here if u.moving else Fraction(0))
-        fb.add("attacked_at_mf", uid, Number(k), scaled(at_mf))
+        fb.add("attacked_at_mf", uid, key, scaled(at_mf))
         if a.drm is not None:
-            fb.add("attacked_drm", uid, Number(k), Number(a.drm))
+            fb.add("attacked_drm", uid, key, Number(a.drm))
 
 
-def question_facts(fb: FactBuilder, qid: Symbol, q: AttackQuestion, sit: Situation) -> None:
-    """Facts of one declared attack, as question `qid`."""
-    if isinstance(q, model.CaQuestion):  # issue 5: a CA question kind
-        ca_question_facts(fb, qid, q)
+# The question vocabulary of kb/input.lp: what each question kind's fields become.
+_CA_RENAME = {name: "caq_" + name[2:] for name in (
+    "q_target", "q_at", "q_pivot", "q_gun_duel", "q_at_wall", "q_arc", "q_when", "q_hit", "q_colored")}
+
+
+def question_facts(fb: FactBuilder, qid: Symbol, exp: Expectation) -> None:
+    """Facts of one question, as question `qid`."""
+    q = exp.question
+    if exp.kind == "attack":
+        fb.add("question", qid)
+        options = q.option if isinstance(q.option, dict) else {f: q.option for f in q.firers}
+        for o in sorted(set(options.values()) if isinstance(q.option, dict) else {q.option}):
+            fb.add("q_option", qid, const(o))
+        for f in q.firers:
+            fb.add("q_firer", qid, String(f), const(options[f]))
+        fb.fields(q, qid)
+        if q.dice is not None:
+            fb.fields(q.dice, qid)
+        if q.hit is False:
+            fb.add("q_missed", qid)
         return
-    fb.add("question", qid)
-    if isinstance(q.option, dict):
-        options = {f: q.option[f] for f in q.firers}
-    else:
-        options = {f: q.option for f in q.firers}
-        fb.add("q_option", qid, _const(q.option, model.OPTIONS))
-    for f, o in options.items():
-        fb.add("q_firer", qid, String(f), _const(o, model.OPTIONS))
-    if isinstance(q.option, dict):
-        for o in sorted(set(options.values())):
-            fb.add("q_option", qid, _const(o, model.OPTIONS))
-    if q.director:
-        fb.add("q_director", qid, String(q.director))
-    for t in q.targets:
-        fb.add("q_target", qid, String(t))
-    at = q.at
-    if at is not None:
-        fb.add("q_at", qid, fb.location(at))
-    if q.hexside is not None:
-        fb.add("q_hexside", qid, fb.hex(q.hexside[0]), fb.hex(q.hexside[1]))
-    if q.dice is not None:
-        if q.dice.original is not None:
-            fb.add("q_original", qid, Number(q.dice.original))
-        if q.dice.colored is not None:
-            fb.add("q_colored", qid, Number(q.dice.colored))
-    for w in q.keep_rof:
-        fb.add("q_keep_rof", qid, String(w))
-    if q.ammo is not None:
-        fb.add("q_ammo", qid, String(_checked(q.ammo, model.AMMO)))
-    if q.hit is False:
-        fb.add("q_missed", qid)
-    fb.flags(qid, q, dud="q_dud", air_burst="q_air_burst", collateral="q_collateral")
-    for loc in q.spraying:
-        fb.add("q_spray", qid, fb.location(loc))
+    fb.add("ca_question", qid, const(exp.kind))
+    fb.add("caq_firer", qid, String(q.firer))
+    fb.fields(q, qid, rename=_CA_RENAME)
+    if exp.kind == "ca_change":
+        if isinstance(q.to, list):
+            fb.add("caq_to", qid, fb.hex(q.to[0]), fb.hex(q.to[1]))
+        else:
+            fb.add("caq_to_facing", qid, const(q.to))
+    if exp.kind == "target_facing":
+        if q.dice is not None and q.dice.colored is not None:
+            fb.add("caq_colored", qid, Number(q.dice.colored))
 
 
 def iter_symbols(fb: FactBuilder) -> Iterator[Symbol]:
     for pred, args in fb.facts:
         yield Function(pred, list(args))
-
-
-# --------------------------------------------------------------------------- issue 5: Guns, vehicles, CA
-
-
-def _spine(fb: FactBuilder, pred: str, x: Symbol, spine: model.Hexspine) -> None:
-    fb.add(pred, x, fb.hex(spine[0]), fb.hex(spine[1]))
-
-
-def _ca_unit_facts(fb: FactBuilder, u: model.Unit, phase: str) -> None:
-    """The Gun/vehicle facts of a unit and its weapons (kb/input.lp, "Guns, vehicles and Covered Arcs")."""
-    uid = String(u.id)
-    c = u.ca
-    if c.turret is not None:
-        fb.add("turret_type", uid, _const(c.turret, model.TURRETS))
-    if c.vca is not None:
-        _spine(fb, "vehicle_vca", uid, c.vca)
-    if c.tca is not None:
-        _spine(fb, "vehicle_tca", uid, c.tca)
-    if c.previous_vca is not None:
-        _spine(fb, "previous_vca", uid, c.previous_vca)
-    if c.bypass is not None:
-        fb.add("bypass_hexside", uid, fb.hex(c.bypass))
-    if c.tca_facing is not None:
-        fb.add("bypass_tca", uid, _const(c.tca_facing, model.BYPASS_FACINGS))
-    fb.flags(uid, c, bu="vehicle_bu", ct="vehicle_ct", motion="vehicle_motion", on_road="vehicle_on_road",
-             motion_attempt="motion_attempt", opportunity_fire="opportunity_firer")
-    if c.entered_from is not None:
-        fb.add("entered_from", uid, fb.hex(c.entered_from))
-    for k, s in enumerate(c.shots):
-        fb.add("shot", uid, Number(k), String(s.weapon))
-        fb.add("shot_phase", uid, Number(k), _const(s.phase or phase, model.PHASES))  # default: now
-        if s.target is not None:
-            fb.add("shot_target", uid, Number(k), String(s.target))
-        if not s.known:
-            fb.add("shot_unknown", uid, Number(k))
-        fb.add("shot_case_a", uid, Number(k), Number(s.case_a))
-    for w in u.weapons:
-        wid, wc = String(w.id), w.ca
-        if wc.ca is not None:
-            _spine(fb, "weapon_ca", wid, wc.ca)
-        if wc.ca_vertical is not None:
-            fb.add("weapon_ca_vertical", wid, _const(wc.ca_vertical, model.VERTICAL_CA))
-        if wc.turret is not None:
-            fb.add("turret_type", wid, _const(wc.turret, model.TURRETS))
-        if wc.calibre is not None:
-            fb.add("weapon_calibre", wid, Number(wc.calibre))
-        if wc.barrel is not None:
-            fb.add("weapon_barrel", wid, _const(wc.barrel, model.BARRELS))
-        if wc.mount is not None:
-            fb.add("weapon_mount", wid, _const(wc.mount, model.MOUNTS))
-        if wc.acquisition is not None:
-            fb.add("weapon_acquisition", wid, fb.location(wc.acquisition))
-        fb.flags(wid, wc, aa="weapon_aa", aa_gun="weapon_aa_gun", gun="weapon_is_gun", disabled="weapon_disabled")
-
-
-def ca_question_facts(fb: FactBuilder, qid: Symbol, q: model.CaQuestion) -> None:
-    """Facts of one CA question (kb/input.lp, "CA questions")."""
-    fb.add("ca_question", qid, _const(q.kind, model.CA_QUESTION_KINDS))
-    fb.add("caq_firer", qid, String(q.firer))
-    if q.target is not None:
-        fb.add("caq_target", qid, String(q.target))
-    if q.at is not None:
-        fb.add("caq_at", qid, fb.location(q.at))
-    fb.flags(qid, q, pivot="caq_pivot", gun_duel="caq_gun_duel", at_wall="caq_at_wall")
-    if q.arc is not None:
-        fb.add("caq_arc", qid, _const(q.arc, model.CA_ARCS))
-    if q.to is not None:
-        _spine(fb, "caq_to", qid, q.to)
-    if q.to_facing is not None:
-        fb.add("caq_to_facing", qid, _const(q.to_facing, model.BYPASS_FACINGS))
-    if q.when is not None:
-        fb.add("caq_when", qid, _const(q.when, model.CA_WHEN))
-    if q.kind == "target_facing":
-        fb.add("caq_hit", qid, _const(q.hit, model.HITS))
-    if q.dice is not None and q.dice.colored is not None:
-        fb.add("caq_colored", qid, Number(q.dice.colored))

@@ -1,48 +1,45 @@
-"""Read a situation or case file (format aslrules/1) into the model, strictly.
+"""Read a situation or case file into the format's types (aslrules.schema), strictly.
 
-The contract is ../shared/spec/situation-format.md.  The file is composed into a YAML
-node tree with a YAML safe loader (libyaml's when PyYAML has it) and every value is built
-here from the nodes, so that each problem is reported as an InputError naming the file,
-the 1-based line, the field path (``units[2].weapons[0].rof``) and what was expected.  Nothing is silently ignored:
-unknown keys, wrong types, duplicate keys, undefined or duplicate ids are all errors.
+Three steps, each reporting `file:line: field.path: expected X, got Y` (InputError):
 
-The loader checks vocabulary, shapes and references only; it knows no ASL rule.
+1. `compose`: YAML events (libyaml when PyYAML has it) become plain values, iteratively
+   (no nesting deep enough to break a C stack), with the line of every value. Scalars are
+   read with one strict table: decimal numbers only (`010`, `0x10`, `1:30` stay text), exact
+   decimals (`10.5` is a Fraction), no tags but the standard ones, bounded size, depth and
+   alias expansion.
+2. msgspec converts the values into the schema's Structs (types, vocabularies, bounds).
+3. `_Checker` walks the result by the schema's field metadata: exact numbers on the 1/64 grid,
+   hex ids and board prefixes, ids defined once and references resolved, fields allowed only
+   on some units, and the few checks that compare two fields.
+
+The loader knows no ASL rule; what only the map's geometry can tell (is this hex adjacent?)
+the KB reports as `input_error` when the situation is answered (kb/input_checks.lp).
 """
 
 from __future__ import annotations
 
-import math
 import os
 import re
-from collections.abc import Callable, Iterable
-from dataclasses import dataclass
+import stat
+from dataclasses import dataclass, field
 from fractions import Fraction
-from typing import Any, NoReturn, TypeVar
+from functools import lru_cache
+from typing import Any, NoReturn
 
+import msgspec
+import msgspec.structs
 import yaml
-from yaml.constructor import SafeConstructor
-from yaml.reader import ReaderError
-from yaml.nodes import MappingNode, Node, ScalarNode, SequenceNode
 
+from . import schema as S
 from .errors import InputError
-from .model import (
-    ACTIVITIES, AMMO, FIRE_COUNTERS, FIRER_STATUS, OPTIONS, PHASES, READINGS, STATUSES, TERRAINS, UNIT_TYPES,
-    VERDICTS, WEAPON_KINDS, AttackedHere, AttackQuestion, Counter, Dice, Expectation, Hex,
-    LineOfSight, Location, Moving, Situation, Terrain, Unit, Weapon,
-)
-from .model import (  # issue 5: the Covered Arc chart
-    BYPASS_FACINGS, CA_ARCS, CA_QUESTION_KINDS, CA_WHEN, FACINGS, HITS, MOUNTS, TURRETS, VERTICAL_CA, CaQuestion,
-    Shot, UnitCA, WeaponCA,
-)
+from .model import Counter, Expectation, Hex, Location, Situation
 
 __all__ = ["load_file", "load_text", "parse_hex", "parse_location", "parse_counter"]
 
 MAX_BYTES = 1 << 20  # 1 MiB
-MAX_NODES = 20_000  # YAML nodes visited while building, aliases counted each time
-FORMAT = "aslrules/1"
+MAX_NODES = 20_000  # YAML values, aliases counted each time they are used
+MAX_DEPTH = 32  # the format nests at most 6 deep
 MIN_LEVEL, MAX_LEVEL = -1, 9
-
-T = TypeVar("T")
 
 # --------------------------------------------------------------------------- hexes
 
@@ -54,6 +51,7 @@ _HEX_FORM = "a hex id like X2 or 1X2 (optional board number, column A..Z or AA..
 _LOCATION_FORM = "a Location like X2, X2@1 or 1X2 (hex id, optional @level -1..9)"
 
 
+@lru_cache(maxsize=1 << 12)
 def parse_hex(text: str) -> Hex:
     """Parse a hex id ("X2", "1X2", "GG10") on the geomorphic grid; ValueError("expected ...")."""
     match = _HEX_RE.fullmatch(text)
@@ -71,6 +69,7 @@ def parse_hex(text: str) -> Hex:
     return Hex(board=board, col=col, row=row, name=f"{board}{letters}{row}")
 
 
+@lru_cache(maxsize=1 << 12)
 def parse_location(text: str) -> Location:
     """Parse a Location ("X2", "X2@1", "1X2", "3R6@2", "X2@-1"); ValueError("expected ...")."""
     match = _LOCATION_RE.fullmatch(text)
@@ -85,31 +84,15 @@ def parse_location(text: str) -> Location:
     return Location(hex_, level)
 
 
-def _with_board(hex_: Hex, board: str) -> Hex:
-    return Hex(board=board, col=hex_.col, row=hex_.row, name=board + hex_.name)
-
-
-def _distance(a: Hex, b: Hex) -> int:
-    """Hexes between two hexes of one board (odd-index columns lie half a hex down)."""
-    ax, az = a.col, a.row - (a.col - (a.col & 1)) // 2
-    bx, bz = b.col, b.row - (b.col - (b.col & 1)) // 2
-    dx, dz = ax - bx, az - bz
-    return max(abs(dx), abs(dz), abs(dx + dz))
-
-
-def _adjacent(a: Hex, b: Hex) -> bool:
-    if a.board and b.board and a.board != b.board:
-        return False
-    return _distance(a, b) == 1
-
-
 # --------------------------------------------------------------------------- counters
 
-_MMC_RE = re.compile(r"([1-9][0-9]*)-([1-9][0-9]*)-([1-9][0-9]*)")
-_LEADER_RE = re.compile(r"([1-9][0-9]*)([+-])([0-9])")
+_MMC_RE = re.compile(r"([1-9][0-9]?)-([1-9][0-9]?)-([1-9][0-9]?)")
+_LEADER_RE = re.compile(r"([1-9][0-9]?)([+-])([0-9])")
 _MMC_TYPES = ("squad", "half_squad", "crew", "hero")
+_COUNTER_REQUIRED = ("squad", "half_squad", "crew", "leader", "hero")
 
 
+@lru_cache(maxsize=1 << 10)
 def parse_counter(text: str, unit_type: str) -> Counter:
     """Parse a counter's printed values for a unit type; ValueError("expected ...")."""
     if unit_type in _MMC_TYPES:
@@ -124,18 +107,22 @@ def parse_counter(text: str, unit_type: str) -> Counter:
             raise ValueError("a leader counter like 8-1, 7-0 or 6+1 (morale and leadership DRM)")
         morale, sign, drm = int(match.group(1)), match.group(2), int(match.group(3))
         return Counter(text=text, morale=morale, leadership=drm if sign == "+" else -drm)
-    if unit_type in ("vehicle", "gun"):
-        return Counter(text=text)
-    raise ValueError(f"a unit type among {', '.join(UNIT_TYPES)}")
+    return Counter(text=text)
 
 
 # --------------------------------------------------------------------------- entry points
 
 
 def load_file(path: str | os.PathLike[str]) -> Situation:
-    """Read and check one situation or case file."""
+    """Read and check one situation or case file (a regular file of at most 1 MiB of UTF-8)."""
     name = os.fspath(path)
     try:
+        info = os.stat(name)
+        if not stat.S_ISREG(info.st_mode):  # a FIFO would block, a device never end
+            what = "a directory" if stat.S_ISDIR(info.st_mode) else "not a regular file"
+            raise InputError(name, None, "", "a regular file", what)
+        if info.st_size > MAX_BYTES:
+            raise InputError(name, None, "", "a file of at most 1 MiB")
         with open(name, "rb") as stream:
             data = stream.read(MAX_BYTES + 1)
     except OSError as error:
@@ -157,1020 +144,830 @@ def load_text(text: str, name: str = "<string>") -> Situation:
 
 
 def _load(text: str, name: str) -> Situation:
-    root = _compose(text, name)
-    builder = _Builder(name)
-    situation = builder.situation(root)
-    boards = sorted(builder.boards)
-    if builder.unprefixed and len(boards) >= 2:
-        line, path, got = min(builder.unprefixed)
-        raise InputError(name, line, path, f"a board-prefixed hex id, this file uses boards {_and(boards)}", got)
-    if builder.unprefixed and len(boards) == 1:
-        builder = _Builder(name, default_board=boards[0])
-        situation = builder.situation(root)
-    builder.cross_check(situation)
-    return situation
+    data, lines, texts = compose(text, name)
+    if not isinstance(data, dict):
+        got = "nothing" if data is None else _got(data)
+        raise InputError(name, 1, "", "a mapping (the situation)" + (", the file is empty" if data is None else ""),
+                         None if data is None else got)
+    doc = Document(name, lines, texts)
+    raw_expect = data.get("expect")
+    situation = doc.convert(data, S.Situation, ())
+    checker = _Checker(doc, situation)
+    checker.run(raw_expect)
+    return checker.result()
 
 
-def _memoized(base: type) -> type:
-    """`base` with its tag resolution remembered per scalar text.
+# --------------------------------------------------------------------------- 1. YAML to values
 
-    libyaml composes the tree but asks PyYAML's resolver, in Python, for the tag of every node:
-    regular expressions for every scalar, about 600 calls for a 20-unit situation, most of them
-    texts seen before (sides, unit types, small numbers).  A safe loader has no path resolvers,
-    so a scalar's tag depends only on its text and on how it was quoted (and the path hooks do
-    nothing): the memo gives the very tags `base` gives (tests/test_loader.py), and a generated
-    20-unit file composes in 1.50 ms instead of 2.79 (bench/run.py's files, interleaved)."""
-    if base.yaml_path_resolvers:  # pragma: no cover - PyYAML's safe loaders have none
-        return base
-    memo: dict[tuple[str, tuple[bool, bool]], str] = {}
-
-    class Loader(base):  # type: ignore[misc, valid-type]
-        def resolve(self, kind: type, value: Any, implicit: Any) -> str:
-            if kind is not ScalarNode:
-                return base.resolve(self, kind, value, implicit)
-            key = (value, implicit)
-            tag = memo.get(key)
-            if tag is None:
-                if len(memo) >= 1 << 14:
-                    memo.clear()
-                tag = memo[key] = base.resolve(self, kind, value, implicit)
-            return tag
-
-        def descend_resolver(self, current_node: Any, current_index: Any) -> None:
-            pass  # only path resolvers use the path
-
-        def ascend_resolver(self) -> None:
-            pass
-
-    Loader.__name__ = Loader.__qualname__ = f"Memoized{base.__name__}"
-    return Loader
+_LOADER = getattr(yaml, "CSafeLoader", yaml.SafeLoader)  # libyaml's parser, when PyYAML has it
+_TAG = "tag:yaml.org,2002:"
+_NULL = frozenset(("", "~", "null", "Null", "NULL"))
+_BOOL = {w: True for w in ("true", "True", "TRUE", "yes", "Yes", "YES", "on", "On", "ON")}
+_BOOL.update({w: False for w in ("false", "False", "FALSE", "no", "No", "NO", "off", "Off", "OFF")})
+_INT_RE = re.compile(r"[-+]?(0|[1-9][0-9]*)")
+_DECIMAL_RE = re.compile(r"[-+]?([0-9]+\.[0-9]*|\.[0-9]+)([eE][-+]?[0-9]{1,3})?|[-+]?[0-9]+[eE][-+]?[0-9]{1,3}")
+_MAX_DIGITS = 30
 
 
-# libyaml's safe loader when PyYAML was built with it (the wheels are): the same node tree
-# with line numbers, about 12x faster than the pure-Python one (a 500-unit file: 290 -> 25 ms).
-_SAFE_LOADER = _memoized(getattr(yaml, "CSafeLoader", yaml.SafeLoader))
+def _scalar(value: str, plain: bool, tag: str | None) -> Any:
+    """A scalar's value by the format's one table: in plain style, null, true/false, decimal
+    whole numbers (int) and decimals (an exact Fraction); everything else is text."""
+    if tag in (None, "!"):
+        if not plain:
+            return value
+    elif tag == _TAG + "str":
+        return value
+    if value in _NULL:
+        return None
+    flag = _BOOL.get(value)
+    if flag is not None:
+        return flag
+    if len(value) <= _MAX_DIGITS:
+        if _INT_RE.fullmatch(value):
+            return int(value)
+        if _DECIMAL_RE.fullmatch(value):
+            return Fraction(value)
+    return value
 
 
-def _compose(text: str, name: str) -> Node:
+def compose(text: str, name: str) -> tuple[Any, dict[tuple, tuple[int, int]], dict[tuple, str]]:
+    """The document's values; for each path (a tuple of keys and indices) the lines of its
+    value and of its key; and the source text of each scalar read as a number, flag or null
+    (a field of text takes it as written: `id: 467`)."""
+    lines: dict[tuple, tuple[int, int]] = {}
+    texts: dict[tuple, str] = {}
+    anchors: dict[str, tuple[Any, int]] = {}
+    stack: list[list] = []  # frames: [container, path, pending key or None, key line, size]
+    root: list[Any] = []
+    count = 0
+    documents = 0
+
+    def fail(line: int | None, expected: str, got: object = None) -> NoReturn:
+        raise InputError(name, line, _path_text(next_path()), expected, got)
+
+    def next_path() -> tuple:
+        """Where the value being read goes."""
+        if not stack:
+            return ()
+        container, path, key = stack[-1][0], stack[-1][1], stack[-1][2]
+        if isinstance(container, list):
+            return path + (len(container),)
+        return path + (key,) if key is not None else path
+
+    def place(value: Any, line: int, size: int) -> tuple | None:
+        """Put a finished value into its container; returns its path."""
+        nonlocal count
+        count += size
+        if count > MAX_NODES:
+            fail(line, f"at most {MAX_NODES} YAML values (aliases counted each time they are used)")
+        if not stack:
+            root.append(value)
+            lines[()] = (line, line)
+            return ()
+        frame = stack[-1]
+        container, path = frame[0], frame[1]
+        frame[4] += size
+        if isinstance(container, list):
+            here = path + (len(container),)
+            container.append(value)
+            lines[here] = (line, line)
+            return here
+        if frame[2] is None:  # a key
+            if isinstance(value, (dict, list)) or not isinstance(value, str):
+                kind = "a mapping" if isinstance(value, dict) else "a list" if isinstance(value, list) else value
+                raise InputError(name, line, _path_text(path), "a text key (quote keys like '467' or 'yes')", kind)
+            if value in container:
+                first = lines[path + (value,)][1]
+                raise InputError(name, line, _path_text(path + (value,)),
+                                 f"each key once, '{value}' is already given at line {first}")
+            frame[2], frame[3] = value, line
+            return None
+        key = frame[2]
+        container[key] = value
+        frame[2] = None
+        here = path + (key,)
+        lines[here] = (line, frame[3])
+        return here
+
     try:
-        root = yaml.compose(text, Loader=_SAFE_LOADER)
+        for event in yaml.parse(text, Loader=_LOADER):
+            kind = type(event)
+            line = event.start_mark.line + 1 if event.start_mark is not None else None
+            if kind is yaml.ScalarEvent:
+                tag = event.tag
+                if tag not in (None, "!", _TAG + "str", _TAG + "int", _TAG + "float", _TAG + "bool", _TAG + "null"):
+                    fail(line, "a plain YAML value (no tag like !!binary or !custom)", tag)
+                value = _scalar(event.value, event.implicit[0], tag)
+                if event.anchor:
+                    anchors[event.anchor] = (value, 1)
+                here = place(value, line, 1)
+                if here is not None and not isinstance(value, str):
+                    texts[here] = event.value
+            elif kind is yaml.MappingStartEvent or kind is yaml.SequenceStartEvent:
+                if event.tag not in (None, "!", _TAG + "map", _TAG + "seq"):
+                    fail(line, "a plain YAML value (no tag like !!binary or !custom)", event.tag)
+                if len(stack) >= MAX_DEPTH:
+                    fail(line, f"YAML nested at most {MAX_DEPTH} deep")
+                container: Any = {} if kind is yaml.MappingStartEvent else []
+                parent_path = stack[-1][1] if stack else ()
+                if stack and isinstance(stack[-1][0], dict) and stack[-1][2] is None:
+                    raise InputError(name, line, _path_text(parent_path), "a text key (quote keys like '467' or 'yes')",
+                                     "a mapping" if isinstance(container, dict) else "a list")
+                stack.append([container, None, None, 0, 1, event.anchor, line])
+                # the path is known once the value is placed; reserve it now
+                if len(stack) == 1:
+                    stack[-1][1] = ()
+                else:
+                    parent = stack[-2]
+                    stack[-1][1] = parent[1] + ((len(parent[0]),) if isinstance(parent[0], list) else (parent[2],))
+            elif kind is yaml.MappingEndEvent or kind is yaml.SequenceEndEvent:
+                frame = stack.pop()
+                container, size, anchor, start = frame[0], frame[4], frame[5], frame[6]
+                if frame[2] is not None:  # pragma: no cover - the parser pairs keys and values
+                    fail(line, "a value for every key")
+                if anchor:
+                    anchors[anchor] = (container, size)
+                count -= size - 1  # its members were counted as they were placed
+                place(container, start, size)
+            elif kind is yaml.AliasEvent:
+                found = anchors.get(event.anchor)
+                if found is None:  # pragma: no cover - the parser rejects unknown anchors
+                    fail(line, f"an anchor &{event.anchor} defined before its alias")
+                value, size = found
+                place(value, line, size)
+            elif kind is yaml.DocumentStartEvent:
+                documents += 1
+                if documents > 1:
+                    fail(line, "one YAML document (no second '---')")
     except yaml.MarkedYAMLError as error:
         mark = error.problem_mark or error.context_mark
-        line = mark.line + 1 if mark is not None else None
         problem = (error.problem or error.context or "").strip()
-        raise InputError(name, line, "", "a YAML document", problem) from None
-    except ReaderError as error:
+        raise InputError(name, mark.line + 1 if mark is not None else None, "", "a YAML document", problem) from None
+    except yaml.reader.ReaderError as error:
         line = text.count("\n", 0, error.position) + 1
-        raise InputError(name, line, "", "a YAML document", f"unacceptable character #x{error.character:04x}") from None
+        raise InputError(name, line, "", "a YAML document",
+                         f"unacceptable character #x{error.character:04x}") from None
     except yaml.YAMLError as error:
         raise InputError(name, None, "", "a YAML document", str(error)) from None
-    except RecursionError:
-        raise InputError(name, None, "", "YAML nested less deeply") from None
-    if root is None:
-        raise InputError(name, 1, "", "a mapping (the situation), the file is empty")
-    return root
+    return (root[0] if root else None), lines, texts
 
 
-def _and(items: Iterable[str]) -> str:
-    items = list(items)
-    return items[0] if len(items) == 1 else ", ".join(items[:-1]) + " and " + items[-1]
+def _path_text(path: tuple) -> str:
+    out = ""
+    for p in path:
+        if isinstance(p, int):
+            out += f"[{p}]"
+        else:
+            out += f".{p}" if out else str(p)
+    return out
 
 
-# --------------------------------------------------------------------------- node helpers
-
-_TAG = "tag:yaml.org,2002:"
-_PLAIN_TAGS = frozenset(_TAG + name for name in ("str", "int", "float", "bool", "null", "timestamp", "map", "seq"))
-_STR = _TAG + "str"
-_CONSTRUCT = SafeConstructor()
-_ID_RE = re.compile(r"[A-Za-z0-9_-]+")
-_ID_FORM = "an id of letters, digits, '-' and '_'"
-
-
-def _line(node: Node) -> int:
-    return node.start_mark.line + 1
+def _got(value: Any) -> Any:
+    if isinstance(value, dict):
+        return "a mapping"
+    if isinstance(value, list):
+        return "a list"
+    if isinstance(value, Fraction):
+        return _fmt(value)
+    return value
 
 
-def _field(path: str, key: str) -> str:
-    return f"{path}.{key}" if path else key
+def _fmt(x: Fraction) -> str:
+    return str(x.numerator) if x.denominator == 1 else (repr(float(x)) if (x * S.SCALE).denominator == 1
+                                                          else str(float(x)))
+
+
+# --------------------------------------------------------------------------- 2. values to Structs
+
+
+def _dec_hook(tp: type, obj: Any) -> Any:
+    if tp is Fraction and isinstance(obj, (int, Fraction)) and not isinstance(obj, bool):
+        return Fraction(obj)
+    raise ValueError("not a number")
+
+
+_ERROR_RE = re.compile(r"(.*?)(?: - at (?:`key` in )?`\$(.*)`)?", re.S)
+_PATH_TOKEN_RE = re.compile(r"\.([^.\[]+)|\[(\d+|\.\.\.)\]")
 
 
 @dataclass
-class _Map:
-    """A YAML mapping whose keys were checked: key -> (key node, value node)."""
+class Document:
+    """A file's values with their lines; converts parts of it into schema types."""
 
-    node: MappingNode
-    path: str
-    items: dict[str, tuple[Node, Node]]
+    name: str
+    lines: dict[tuple, tuple[int, int]]
+    texts: dict[tuple, str] = field(default_factory=dict)
 
-    def get(self, key: str) -> Node | None:
-        item = self.items.get(key)
-        return item[1] if item else None
+    def line(self, path: tuple, key: bool = False) -> int | None:
+        while True:
+            found = self.lines.get(path)
+            if found is not None:
+                return found[1] if key else found[0]
+            if not path:
+                return None
+            path = path[:-1]
 
-    def at(self, key: str) -> str:
-        return _field(self.path, key)
+    def fail(self, path: tuple, expected: str, got: object = None, *, key: bool = False) -> NoReturn:
+        raise InputError(self.name, self.line(path, key), _path_text(path), expected, got)
+
+    def convert(self, value: Any, tp: Any, path: tuple) -> Any:
+        if self.texts:
+            value = self.as_written(value, tp, path)
+        try:
+            return msgspec.convert(value, tp, strict=True, dec_hook=_dec_hook)
+        except msgspec.ValidationError as error:
+            self._explain(str(error), value, tp, path)
+
+    def as_written(self, value: Any, tp: Any, path: tuple) -> Any:
+        """`value` with each number, flag or null that stands where the schema wants text (an id,
+        a side, a title) replaced by its source text, as version 1 reads it."""
+        if isinstance(value, dict):
+            return {k: self.as_written(v, _member_type(tp, k), path + (k,)) for k, v in value.items()}
+        if isinstance(value, list):
+            return [self.as_written(v, _member_type(tp, i), path + (i,)) for i, v in enumerate(value)]
+        if isinstance(value, str) or value is None and path not in self.texts:
+            return value
+        accepts = {_unwrap(o)[0] for o in _options(tp)}
+        own = {bool: {bool}, int: {int, Fraction}, Fraction: {Fraction}, type(None): {type(None)}}[type(value)]
+        if str in accepts and not accepts & own and path in self.texts:
+            return self.texts[path]
+        return value
+
+    def _explain(self, message: str, value: Any, tp: Any, base: tuple) -> NoReturn:
+        """Turn msgspec's message into ours: the path in the file, its line, what the schema
+        expects there (in words made from the schema) and what the file has."""
+        match = _ERROR_RE.fullmatch(message)
+        assert match is not None
+        problem, where = match.group(1), match.group(2) or ""
+        at, at_type, path = value, tp, base
+        for name, index in _PATH_TOKEN_RE.findall(where):
+            if index == "...":  # msgspec does not say which key of a mapping: find it
+                self._find_in_mapping(at, at_type, path)
+                self.fail(path, describe(at_type), _got(at))
+            step: Any = int(index) if index else name
+            if isinstance(at, list) and isinstance(step, int) and step < len(at):
+                at = at[step]
+            elif isinstance(at, dict) and step in at:
+                at = at[step]
+            else:
+                at = None
+            at_type = _member_type(at_type, step)
+            path = path + (step,)
+        unknown = re.match(r"Object contains unknown field `(.*)`", problem)
+        if unknown:
+            key = unknown.group(1)
+            self.fail(path + (key,), f"one of the keys {', '.join(_keys(at_type))}", key, key=True)
+        missing = re.match(r"Object missing required field `(.*)`", problem)
+        if missing:
+            self.fail(path + (missing.group(1),), f"a field '{missing.group(1)}' (required)")
+        if isinstance(at, dict) and problem.endswith("- at `key"):  # pragma: no cover - handled above
+            self._find_in_mapping(at, at_type, path)
+        self.fail(path, describe(at_type), _got(at))
+
+    def _find_in_mapping(self, at: Any, at_type: Any, path: tuple) -> None:
+        """Convert each key and value of a mapping alone: the first that fails raises its error."""
+        import typing
+
+        for option in _options(at_type):
+            if typing.get_origin(option) is dict and isinstance(at, dict):
+                key_type, value_type = typing.get_args(option)
+                for k, v in at.items():
+                    try:
+                        msgspec.convert(k, key_type, strict=True)
+                    except msgspec.ValidationError:
+                        self.fail(path + (k,), describe(key_type), k, key=True)
+                    self.convert(v, value_type, path + (k,))
 
 
-@dataclass(frozen=True)
-class _Ref:
-    """An id used somewhere, to be resolved once every unit and weapon is known."""
-
-    line: int
-    path: str
-    id: str
-    want: str  # "unit", "weapon", "leader", "unit or weapon"
+# --------------------------------------------------------------------------- schema introspection
 
 
-@dataclass(frozen=True)
+def _unwrap(tp: Any) -> tuple[Any, dict[str, Any], dict[str, Any]]:
+    """A type without Annotated: (type, msgspec constraints, extra metadata)."""
+    constraints: dict[str, Any] = {}
+    extra: dict[str, Any] = {}
+    while getattr(tp, "__metadata__", None) is not None:
+        for meta in tp.__metadata__:
+            if isinstance(meta, msgspec.Meta):
+                for key in ("ge", "le", "pattern", "min_length", "max_length"):
+                    if getattr(meta, key) is not None:
+                        constraints.setdefault(key, getattr(meta, key))
+                if meta.extra:
+                    extra = {**meta.extra, **extra}
+                if meta.description:
+                    extra.setdefault("description", meta.description)
+        tp = tp.__origin__
+    return tp, constraints, extra
+
+
+def _options(tp: Any) -> list[Any]:
+    """The alternatives of a union, nested and annotated ones flattened (or the type itself)."""
+    return [inner for inner, _, _ in _flat(tp, {})]
+
+
+@lru_cache(maxsize=None)
+def struct_fields(cls: type) -> dict[str, tuple[str, Any, dict[str, Any]]]:
+    """A Struct's fields by their name in the file: (attribute, type, extra metadata)."""
+    hints = _hints(cls)
+    out = {}
+    for attr, encoded in zip(cls.__struct_fields__, cls.__struct_encode_fields__):
+        tp = hints[attr]
+        extra: dict[str, Any] = {}
+        for _, _, found in _flat(tp, {}):  # `Annotated[int, Meta(...)] | None`: the metadata is inside
+            extra.update(found)
+        out[encoded] = (attr, tp, extra)
+    return out
+
+
+def _hints(cls: type) -> dict[str, Any]:
+    import typing
+
+    return typing.get_type_hints(cls, include_extras=True)
+
+
+def _keys(tp: Any) -> list[str]:
+    for option in _options(tp):
+        if isinstance(option, type) and issubclass(option, msgspec.Struct):
+            return list(struct_fields(option))
+    return []
+
+
+def _member_type(tp: Any, step: Any) -> Any:
+    import typing
+
+    for option in _options(tp):
+        if isinstance(option, type) and issubclass(option, msgspec.Struct) and isinstance(step, str):
+            found = struct_fields(option).get(step)
+            if found:
+                return found[1]
+        origin = typing.get_origin(option)
+        if origin is list and isinstance(step, int):
+            return typing.get_args(option)[0]
+        if origin is dict and isinstance(step, str):
+            return typing.get_args(option)[1]
+    return Any
+
+
+def describe(tp: Any) -> str:
+    """What a value of this schema type looks like, in the words of an error message."""
+    import typing
+
+    parts = [_describe_one(inner, constraints, extra, typing) for inner, constraints, extra in _flat(tp, {})
+             if inner is not type(None)]
+    return " or ".join(dict.fromkeys(parts)) or "a value"
+
+
+def _flat(tp: Any, outer: dict[str, Any]) -> list[tuple[Any, dict[str, Any], dict[str, Any]]]:
+    """The alternatives of a (nested, annotated) union: (type, constraints, metadata)."""
+    import types
+    import typing
+
+    inner, constraints, extra = _unwrap(tp)
+    extra = {**outer, **extra}
+    if typing.get_origin(inner) in (typing.Union, types.UnionType):
+        return [x for option in typing.get_args(inner) for x in _flat(option, extra)]
+    return [(inner, constraints, extra)]
+
+
+def _describe_one(inner: Any, constraints: dict[str, Any], extra: dict[str, Any], typing: Any) -> str:
+    kind = extra.get("kind")
+    if kind == "hex":
+        return _HEX_FORM
+    if kind == "location" and inner is str:
+        return _LOCATION_FORM
+    if typing.get_origin(inner) is typing.Literal:
+        values = typing.get_args(inner)
+        return "one of " + ", ".join(str(v) for v in values)
+    if kind in ("hexspine", "hexside") and inner is str:
+        return _HEX_FORM
+    if inner is bool:
+        return "true or false"
+    if inner is int:
+        low, high = constraints.get("ge"), constraints.get("le")
+        if low is not None and high is not None:
+            return f"a whole number from {low} to {high}"
+        return "a whole number"
+    if inner is Fraction:
+        return f"a number from {extra.get('min', 0)} to {extra.get('max', 999)} (like 4 or 1.5)"
+    if inner is str:
+        if kind in ("id", "unit", "weapon", "leader", "any"):
+            return "an id of letters, digits, '-' and '_'"
+        if kind == "side":
+            return "a side name of letters, digits, '-' and '_'"
+        if "pattern" in constraints and "L|LL" in constraints["pattern"]:
+            return "a calibre in mm like 75, 75L, 37LL or 20L"
+        if "pattern" in constraints and "A-Za-z0-9][" in constraints["pattern"]:
+            return "a rule id like A8.312"
+        return f"a text of at most {constraints.get('max_length', S.TEXT_MAX)} characters"
+    if isinstance(inner, type) and issubclass(inner, msgspec.Struct):
+        return "a mapping with the keys " + ", ".join(struct_fields(inner))
+    origin = typing.get_origin(inner)
+    if origin is list:
+        item = describe(typing.get_args(inner)[0])
+        if kind == "hexspine":
+            return "a hexspine: two hexes like [X3, Y3], both adjacent to the unit's hex"
+        if kind == "hexside":
+            return "two adjacent hexes like [H7, G7] (a hexside)"
+        n = constraints.get("max_length")
+        return f"a list of {item}" + (f" (at most {n})" if n else "")
+    if origin is dict:
+        return f"a mapping of {describe(typing.get_args(inner)[0])} -> {describe(typing.get_args(inner)[1])}"
+    return "a value"
+
+
+# --------------------------------------------------------------------------- 3. checks by the schema
+
+
+@dataclass
 class _Defined:
     kind: str  # "unit" or "weapon"
     unit_type: str
     side: str
-    line: int
-    path: str
+    path: tuple
 
 
-class _Reader:
-    """Typed values from YAML nodes; every failure is an InputError at the node's line."""
-
-    def __init__(self, file: str) -> None:
-        self.file = file
-        self.visited = 0
-
-    def fail(self, where: Node | int | None, path: str, expected: str, got: object = None) -> NoReturn:
-        line = _line(where) if isinstance(where, Node) else where
-        raise InputError(self.file, line, path, expected, got)
-
-    def count(self, node: Node, path: str) -> None:
-        self.visited += 1
-        if self.visited > MAX_NODES:
-            self._too_many(node, path)
-
-    def _too_many(self, node: Node, path: str) -> NoReturn:
-        self.fail(node, path, f"at most {MAX_NODES} YAML values (aliases counted each time they are used)")
-
-    def visit(self, node: Node, path: str) -> Node:
-        self.visited += 1  # count(), inlined
-        if self.visited > MAX_NODES:
-            self._too_many(node, path)
-        if node.tag not in _PLAIN_TAGS:
-            self.fail(node, path, "a plain YAML value (no tag like !!binary or !custom)", node.tag)
-        return node
-
-    def _got(self, node: Node) -> object:
-        if isinstance(node, MappingNode):
-            return "a mapping"
-        if isinstance(node, SequenceNode):
-            return "a list"
-        return node.value
-
-    # -- containers
-
-    def mapping(self, node: Node, path: str, allowed: Iterable[str] | None = None,
-                required: Iterable[str] = (), what: str = "a mapping") -> _Map:
-        node = self.visit(node, path)
-        if not isinstance(node, MappingNode):
-            self.fail(node, path, what, self._got(node))
-        allowed = tuple(allowed) if allowed is not None else None
-        items: dict[str, tuple[Node, Node]] = {}
-        for key_node, value_node in node.value:
-            key = self.key(key_node, path)
-            if key in items:
-                first = _line(items[key][0])
-                self.fail(key_node, _field(path, key), f"each key once, '{key}' is already given at line {first}")
-            if allowed is not None and key not in allowed:
-                self.fail(key_node, _field(path, key), f"one of the keys {', '.join(allowed)}", key)
-            items[key] = (key_node, value_node)
-        result = _Map(node, path, items)
-        for key in required:
-            if key not in items:
-                self.fail(node, result.at(key), f"a field '{key}' (required)")
-        return result
-
-    def key(self, node: Node, path: str) -> str:
-        self.visited += 1  # count(), inlined: the path is made only for a message
-        if self.visited > MAX_NODES or not isinstance(node, ScalarNode) or node.tag != _STR:
-            path = _field(path, node.value) if isinstance(node, ScalarNode) else path
-            if self.visited > MAX_NODES:
-                self._too_many(node, path)
-            self.fail(node, path, "a text key (quote keys like '467' or 'yes')", self._got(node))
-        return str(node.value)
-
-    def sequence(self, node: Node, path: str, what: str = "a list") -> list[tuple[Node, str]]:
-        node = self.visit(node, path)
-        if not isinstance(node, SequenceNode):
-            self.fail(node, path, what, self._got(node))
-        return [(item, f"{path}[{index}]") for index, item in enumerate(node.value)]
-
-    def scalar(self, node: Node, path: str, what: str) -> ScalarNode:
-        node = self.visit(node, path)
-        if not isinstance(node, ScalarNode) or node.tag == _TAG + "null":
-            self.fail(node, path, what, None if isinstance(node, ScalarNode) else self._got(node))
-        return node
-
-    # -- scalars
-
-    def text(self, node: Node, path: str, what: str = "a text") -> str:
-        return str(self.scalar(node, path, what).value)
-
-    def choice(self, node: Node, path: str, choices: Iterable[str], what: str = "") -> str:
-        choices = tuple(choices)
-        expected = what or f"one of {', '.join(choices)}"
-        value = self.text(node, path, expected)
-        if value not in choices:
-            self.fail(node, path, expected, value)
-        return value
-
-    def ident(self, node: Node, path: str) -> str:
-        value = self.text(node, path, _ID_FORM)
-        if not _ID_RE.fullmatch(value):
-            self.fail(node, path, _ID_FORM, value)
-        return value
-
-    def integer(self, node: Node, path: str, low: int | None = None, high: int | None = None) -> int:
-        expected = _range_text("a whole number", low, high)
-        node = self.scalar(node, path, expected)
-        if node.tag != _TAG + "int":
-            self.fail(node, path, expected, node.value)
-        try:
-            value = _CONSTRUCT.construct_yaml_int(node)
-        except (ValueError, yaml.YAMLError):
-            self.fail(node, path, expected, node.value)
-        if (low is not None and value < low) or (high is not None and value > high):
-            self.fail(node, path, expected, value)
-        return value
-
-    def number(self, node: Node, path: str) -> Fraction:
-        expected = "a number >= 0 (like 4 or 1.5)"
-        node = self.scalar(node, path, expected)
-        try:
-            if node.tag == _TAG + "int":
-                value = Fraction(_CONSTRUCT.construct_yaml_int(node))
-            elif node.tag == _TAG + "float":
-                real = _CONSTRUCT.construct_yaml_float(node)
-                if not math.isfinite(real):
-                    self.fail(node, path, expected, node.value)
-                value = Fraction(str(real))
-            else:
-                self.fail(node, path, expected, node.value)
-        except (ValueError, yaml.YAMLError):
-            self.fail(node, path, expected, node.value)
-        if value < 0:
-            self.fail(node, path, expected, node.value)
-        return value
-
-    def boolean(self, node: Node, path: str) -> bool:
-        node = self.scalar(node, path, "true or false")
-        if node.tag != _TAG + "bool":
-            self.fail(node, path, "true or false", node.value)
-        return bool(_CONSTRUCT.construct_yaml_bool(node))
-
-    def one_of(self, choices: Iterable[str]) -> Callable[[Node, str], str]:
-        choices = tuple(choices)
-        return lambda node, path: self.choice(node, path, choices)
-
-    def whole(self, low: int | None = None, high: int | None = None) -> Callable[[Node, str], int]:
-        return lambda node, path: self.integer(node, path, low, high)
-
-    def optional(self, fields: _Map, key: str, read: Callable[[Node, str], T], default: T) -> T:
-        item = fields.items.get(key)  # fields.get, inlined: most optional fields are absent
-        return default if item is None else read(item[1], fields.at(key))
-
-    def required(self, fields: _Map, key: str, read: Callable[[Node, str], T]) -> T:
-        item = fields.items.get(key)
-        if item is None:
-            self.fail(fields.node, fields.at(key), f"a field '{key}' (required)")
-        return read(item[1], fields.at(key))
-
-
-def _range_text(what: str, low: int | None, high: int | None) -> str:
-    if low is not None and high is not None:
-        return f"{what} from {low} to {high}"
-    if low is not None:
-        return f"{what} >= {low}"
-    return what
-
-
-# --------------------------------------------------------------------------- the builder
-
-_TOP_KEYS = ("format", "title", "source", "phase", "attacker", "readings", "locations",
-             "lines_of_sight", "residual_fp", "fire_lane_residual", "units", "expect")
-_TERRAIN_KEYS = ("terrain", "tem", "smoke")
-_LOS_KEYS = ("from", "to", "to_hexside", "hindrance", "hexside_tem", "blocked", "range")
-_UNIT_KEYS = ("id", "side", "type", "counter", "hex", "level", "fire", "status", "known",
-              "weapons", "moving", "attacked_here", "directed", "armored", "vulnerable_prc")
-_WEAPON_KEYS = ("id", "kind", "fp", "range", "rof", "breakdown", "fire", "fire_lane", "malfunctioned")
-_MOVING_KEYS = ("from", "mf_here", "assault", "dash", "activities", "bypass")
-_ATTACKED_KEYS = ("by", "option", "fp", "at_mf", "drm")
-_QUESTION_KEYS = ("attack",)
-_ANSWER_KEYS = ("verdict", "because", "fp", "ift_column", "drm", "breakdown", "leader_direction",
-                "residual_fp", "after", "fpf_nmc_dr", "firer_status")
-_ATTACK_KEYS = ("option", "firers", "director", "targets", "at", "hexside", "dice", "keep_rof",
-                "ammo", "hit", "dud", "air_burst", "collateral", "spraying")
-_RESIDUAL_KEYS = ("fp", "crest")
-_DICE_KEYS = ("original", "colored")
-_COUNTER_REQUIRED = ("squad", "half_squad", "crew", "leader", "hero")
-
-
-# --------------------------------------------------------------------------- issue 5: Guns, vehicles, CA
-# Project additions for the Covered Arc chart (docs/format-extensions.md, "Issue 5: Covered Arc"):
-# the Gun/vehicle fields of units and weapons, and the CA question kinds with their answer fields.
-
-_CA_UNIT_KEYS = ("turret", "vca", "tca", "previous_vca", "bypass", "bu", "ct", "motion", "on_road",
-                 "motion_attempt", "opportunity_fire", "entered_from", "shots")
-_CA_VEHICLE_KEYS = ("turret", "vca", "tca", "previous_vca", "bypass", "bu", "ct", "motion", "on_road",
-                    "motion_attempt")
-_CA_WEAPON_KEYS = ("ca", "turret", "calibre", "aa", "aa_gun", "mount", "gun", "disabled", "acquisition")
-_SHOT_KEYS = ("weapon", "phase", "target", "known", "case_a")
-_UNIT_KEYS = _UNIT_KEYS + _CA_UNIT_KEYS
-_WEAPON_KEYS = _WEAPON_KEYS + _CA_WEAPON_KEYS
-_LOS_KEYS = _LOS_KEYS + ("cliff",)
-_QUESTION_KEYS = _QUESTION_KEYS + CA_QUESTION_KINDS
-# The fields of each CA question, and the answer fields it may state (besides verdict, because).
-_CA_QUESTION_FIELDS = {
-    "case_a": ("firer", "target", "at", "pivot", "gun_duel", "at_wall"),
-    "ca_change": ("firer", "arc", "to", "when"),
-    "target_facing": ("firer", "target", "hit", "dice"),
-    "gun_elevation": ("firer", "target", "at"),
-}
-_CA_ANSWER_KEYS = {
-    "case_a": ("drm", "in_ca", "hexspines", "facings", "rof", "intensive_fire", "bog_checks"),
-    "ca_change": ("hexspines", "facings", "bog_checks", "mp", "no_movement"),
-    "target_facing": ("facing",),
-    "gun_elevation": ("range", "elevation_difference"),
-}
-_CA_ONLY_ANSWER_KEYS = tuple(sorted({k for keys in _CA_ANSWER_KEYS.values() for k in keys} - {"drm"}))
-_BOOL_FIGURES = ("in_ca", "intensive_fire", "no_movement")
-_CALIBRE_RE = re.compile(r"([1-9][0-9]{0,2})(L|LL)?")
+#: Fields allowed only on some units or weapons: field -> (owner test, what the message says).
+_VEHICLE_ONLY = ("turret", "vca", "tca", "previous_vca", "bypass", "bu", "ct", "motion", "on_road",
+                 "motion_attempt", "armored", "vulnerable_prc")
 _GUN_KINDS = ("INF", "RCL", "MTR")
 
 
-class _CaMixin:
-    """Reads the issue-5 fields (mixed into _Builder, whose helpers it uses)."""
+class _Checker:
+    """Walks the converted situation by its schema: numbers, hexes, ids, references, and the
+    checks between fields."""
 
-    def _ca_checks(self) -> list[tuple[str, int, str, str, object]]:
-        """Checks needing every unit: (what, line, path, id, value)."""
-        if not hasattr(self, "_ca_pending"):
-            self._ca_pending: list[tuple[str, int, str, str, object]] = []
-        return self._ca_pending
-
-    def hexspine(self, node: Node, path: str, center: Hex) -> tuple[Hex, Hex]:
-        expected = f"a hexspine: two hexes like [X3, Y3], adjacent to each other and to {center.name}"
-        items = self.sequence(node, path, expected)
-        if len(items) != 2:
-            self.fail(node, path, expected, f"{len(items)} items")
-        first, second = (self.hex(item, item_path) for item, item_path in items)
-        if not (_adjacent(first, second) and _adjacent(first, center) and _adjacent(second, center)):
-            self.fail(node, path, expected, f"{first.name} and {second.name}")
-        return first, second
-
-    def neighbour(self, node: Node, path: str, center: Hex) -> Hex:
-        value = self.hex(node, path)
-        if not _adjacent(value, center):
-            self.fail(node, path, f"a hex adjacent to {center.name}", value.name)
-        return value
-
-    def unit_ca(self, fields: _Map, unit_id: str, unit_type: str, location: Location) -> UnitCA:
-        if unit_type != "vehicle":
-            for key in _CA_VEHICLE_KEYS:
-                if key in fields.items:
-                    self.fail(fields.items[key][0], fields.at(key), f"'{key}' only on a vehicle", unit_type)
-        center = location.hex
-        spine = lambda n, p: self.hexspine(n, p, center)  # noqa: E731
-        ca = UnitCA(
-            turret=self.optional(fields, "turret", self.one_of(TURRETS), None),
-            vca=self.optional(fields, "vca", spine, None),
-            previous_vca=self.optional(fields, "previous_vca", spine, None),
-            bypass=self.optional(fields, "bypass", lambda n, p: self.neighbour(n, p, center), None),
-            bu=self.optional(fields, "bu", self.boolean, False),
-            ct=self.optional(fields, "ct", self.boolean, False),
-            motion=self.optional(fields, "motion", self.boolean, False),
-            on_road=self.optional(fields, "on_road", self.boolean, False),
-            motion_attempt=self.optional(fields, "motion_attempt", self.boolean, False),
-            opportunity_fire=self.optional(fields, "opportunity_fire", self.boolean, False),
-            entered_from=self.optional(fields, "entered_from", lambda n, p: self.neighbour(n, p, center), None),
-            shots=self.optional(fields, "shots", lambda n, p: self.shots(n, p, unit_id), []),
-        )
-        tca = fields.get("tca")
-        if tca is not None:
-            at = fields.at("tca")
-            if ca.turret not in ("T", "ST"):
-                self.fail(fields.items["tca"][0], at, "'tca' only on a vehicle with a turret (turret: T or ST)")
-            if isinstance(tca, ScalarNode) and ca.bypass is not None:
-                ca.tca_facing = self.choice(tca, at, BYPASS_FACINGS, f"a facing: {', '.join(BYPASS_FACINGS)} "
-                                            "(in Bypass the TCA points to a facing, D2.32)")
-            elif ca.bypass is not None:
-                self.fail(tca, at,
-                          f"a facing: {', '.join(BYPASS_FACINGS)} (in Bypass the TCA points to a facing, D2.32)")
-            else:
-                ca.tca = spine(tca, at)
-        for key, need in (("previous_vca", "vca"), ("bypass", "vca")):
-            if key in fields.items and need not in fields.items:
-                self.fail(fields.items[key][0], fields.at(key), f"a '{need}' with '{key}'")
-        return ca
-
-    def shots(self, node: Node, path: str, unit_id: str) -> list[Shot]:
-        result: list[Shot] = []
-        for item, item_path in self.sequence(node, path, "a list of shots like {weapon: W, target: T}"):
-            fields = self.mapping(item, item_path, _SHOT_KEYS, required=("weapon",))
-            weapon = self.required(fields, "weapon", lambda n, p: self.ref(n, p, "weapon"))
-            self._ca_checks().append(("shot", _line(fields.items["weapon"][1]), fields.at("weapon"), unit_id, weapon))
-            result.append(Shot(
-                weapon=weapon,
-                phase=self.optional(fields, "phase", self.one_of(PHASES), None),
-                target=self.optional(fields, "target", lambda n, p: self.ref(n, p, "unit"), None),
-                known=self.optional(fields, "known", self.boolean, True),
-                case_a=self.optional(fields, "case_a", self.whole(0, 20), 0),
-            ))
-        return result
-
-    def weapon_ca(self, fields: _Map) -> WeaponCA:
-        unit_type, location = getattr(self, "ca_context", (None, None))
-        vehicle = unit_type == "vehicle"
-        for key in ("ca", "turret"):
-            if vehicle and key in fields.items:
-                self.fail(fields.items[key][0], fields.at(key),
-                          f"'{key}' only on a weapon of a unit that is not a vehicle "
-                          "(a vehicle's weapons use its vca/tca)")
-        if "mount" in fields.items and not vehicle:
-            self.fail(fields.items["mount"][0], fields.at("mount"), "'mount' only on a vehicle's weapon", unit_type)
-        kind_node = fields.get("kind")
-        kind = kind_node.value if isinstance(kind_node, ScalarNode) else ""
-        if "gun" in fields.items and kind not in _GUN_KINDS:
-            self.fail(fields.items["gun"][0], fields.at("gun"),
-                      f"'gun' only on a weapon of kind {', '.join(_GUN_KINDS)}", kind)
-        ca = WeaponCA(
-            turret=self.optional(fields, "turret", self.one_of(("T", "NT")), None),
-            aa=self.optional(fields, "aa", self.boolean, False),
-            aa_gun=self.optional(fields, "aa_gun", self.boolean, False),
-            mount=self.optional(fields, "mount", self.one_of(MOUNTS), None),
-            gun=self.optional(fields, "gun", self.boolean, False),
-            disabled=self.optional(fields, "disabled", self.boolean, False),
-            acquisition=self.optional(fields, "acquisition", self.location, None),
-        )
-        node = fields.get("calibre")
-        if node is not None:
-            expected = "a calibre in mm like 75, 75L, 37LL or 20L"
-            text = self.text(node, fields.at("calibre"), expected)
-            match = _CALIBRE_RE.fullmatch(text)
-            if match is None:
-                self.fail(node, fields.at("calibre"), expected, text)
-            ca.calibre, ca.barrel = int(match.group(1)), match.group(2)
-        node = fields.get("ca")
-        if node is not None and location is not None:
-            if isinstance(node, ScalarNode):
-                ca.ca_vertical = self.choice(node, fields.at("ca"), VERTICAL_CA,
-                                             "a hexspine like [X3, Y3], or up/down (a CA set up/down a stairwell)")
-            else:
-                ca.ca = self.hexspine(node, fields.at("ca"), location.hex)
-        return ca
-
-    def ca_expectation(self, fields: _Map, kind: str, node: Node) -> Expectation:
-        allowed = ("verdict", "because") + _CA_ANSWER_KEYS[kind]
-        for key, (key_node, _) in fields.items.items():
-            if key != kind and key not in allowed:
-                self.fail(key_node, fields.at(key), f"an answer field of a {kind} question: {', '.join(allowed)}", key)
-        figures: dict[str, object] = {}
-        for key in _CA_ANSWER_KEYS[kind]:
-            if key == "drm" or key not in fields.items:
-                continue
-            if key in _BOOL_FIGURES:
-                figures[key] = self.required(fields, key, self.boolean)
-            elif key == "facing":
-                figures[key] = self.required(fields, key, self.facings)
-            else:
-                figures[key] = self.required(fields, key, self.integer)
-        return Expectation(
-            kind=kind,
-            question=self.required(fields, kind, lambda n, p: self.ca_question(n, p, kind)),
-            verdict=self.required(fields, "verdict", self.one_of(VERDICTS)),
-            because=self.optional(fields, "because", self.rule_ids, ()),
-            drm=self.optional(fields, "drm", self.integer, None),
-            figures=figures,
-            line=_line(node),
-            given=frozenset(key for key in allowed if key in fields.items),
-        )
-
-    def facings(self, node: Node, path: str) -> tuple[str, ...]:
-        """A facing, or a list of them (the target's choice along a hexspine)."""
-        if isinstance(node, ScalarNode):
-            return (self.choice(node, path, FACINGS),)
-        return self.distinct(node, path, FACINGS, "facing")
-
-    def ca_question(self, node: Node, path: str, kind: str) -> CaQuestion:
-        fields = self.mapping(node, path, _CA_QUESTION_FIELDS[kind], required=("firer",))
-        want = "weapon" if kind in ("case_a", "gun_elevation") else "unit or weapon"
-        question = CaQuestion(
-            kind=kind,
-            firer=self.required(fields, "firer", lambda n, p: self.ref(n, p, want)),
-            target=self.optional(fields, "target", lambda n, p: self.ref(n, p, "unit"), None),
-            at=self.optional(fields, "at", self.location, None),
-            pivot=self.optional(fields, "pivot", self.boolean, False),
-            gun_duel=self.optional(fields, "gun_duel", self.boolean, False),
-            at_wall=self.optional(fields, "at_wall", self.boolean, False),
-            arc=self.optional(fields, "arc", self.one_of(CA_ARCS), None),
-            when=self.optional(fields, "when", self.one_of(CA_WHEN), None),
-            hit=self.optional(fields, "hit", self.one_of(HITS), "hull"),
-            dice=self.optional(fields, "dice", self.dice, None),
-            line=_line(node),
-        )
-        if kind in ("case_a", "gun_elevation") and (question.target is None) == (question.at is None):
-            self.fail(node, path, "exactly one of 'target' and 'at'")
-        if kind == "target_facing" and question.target is None:
-            self.fail(node, path + ".target", "a field 'target' (required)")
-        if kind == "ca_change":
-            to = fields.get("to")
-            if to is None:
-                self.fail(node, path + ".to", "a field 'to' (required): the hexspine the CA turns to")
-            if isinstance(to, ScalarNode):
-                question.to_facing = self.choice(to, path + ".to", BYPASS_FACINGS,
-                                                 "a hexspine like [X3, Y3], or a Bypass facing "
-                                                 f"({', '.join(BYPASS_FACINGS)})")
-            else:
-                items = self.sequence(to, path + ".to", "a hexspine like [X3, Y3]")
-                if len(items) != 2:
-                    self.fail(to, path + ".to", "a hexspine like [X3, Y3]", f"{len(items)} items")
-                question.to = (self.hex(*items[0]), self.hex(*items[1]))
-                self._ca_checks().append(("to", _line(to), path + ".to", question.firer, question.to))
-            if question.arc is not None:
-                self._ca_checks().append(("arc", _line(fields.items["arc"][1]), path + ".arc", question.firer,
-                                          question.arc))
-        return question
-
-    def check_ca(self, situation: Situation) -> None:
-        units = {unit.id: unit for unit in situation.units}
-        owner = {weapon.id: unit for unit in situation.units for weapon in unit.weapons}
-        for what, line, path, ident, value in self._ca_checks():
-            if what == "shot" and (ident not in units or value not in {w.id for w in units[ident].weapons}):
-                self.fail(line, path, f"one of {ident}'s own weapons", value)
-            unit = units.get(ident) or owner.get(ident)
-            if what == "arc" and (ident not in units or units[ident].type != "vehicle"):
-                self.fail(line, path, "'arc' only when the firer is a vehicle", value)
-            if what == "to" and unit is not None:
-                center = unit.location.hex
-                first, second = value
-                if not (_adjacent(first, second) and _adjacent(first, center) and _adjacent(second, center)):
-                    self.fail(line, path, f"a hexspine: two hexes adjacent to each other and to {center.name}",
-                              f"{first.name} and {second.name}")
-
-
-class _Builder(_CaMixin, _Reader):
-    """Builds a Situation from the node tree; then `cross_check` resolves ids and stacks."""
-
-    def __init__(self, file: str, default_board: str | None = None) -> None:
-        super().__init__(file)
-        self.default_board = default_board
-        self.boards: set[str] = set()
-        self.unprefixed: list[tuple[int, str, str]] = []  # (line, path, text)
+    def __init__(self, doc: Document, situation: S.Situation):
+        self.doc = doc
+        self.sit = situation
         self.defined: dict[str, _Defined] = {}
-        self.refs: list[_Ref] = []
-        self.attacker_at: tuple[int, str] = (1, "attacker")
-        self.moving_at: dict[str, tuple[int, str]] = {}  # unit id -> line, path of `moving`
-        self.crest_residual: set[Location] = set()  # Residual FP counters on a Crest (A8.21)
+        self.refs: list[tuple[tuple, str, str]] = []  # (path, id, want)
+        self.hexes: list[tuple[tuple, str]] = []  # (path, hex text) of every hex id met
+        self.boards: set[str] = set()
+        self.expect: list[Expectation] = []
 
-    # -- hexes with board prefixes
+    # -- generic walk
 
-    def hex(self, node: Node, path: str) -> Hex:
-        text = self.text(node, path, _HEX_FORM)
+    def walk(self, obj: Any, path: tuple) -> None:
+        """Check every field of a Struct by its metadata, and recurse."""
+        for encoded, (attr, tp, extra) in struct_fields(type(obj)).items():
+            value = getattr(obj, attr)
+            if value is None:
+                continue
+            self.check_value(value, path + (encoded,), extra, tp)
+
+    def check_value(self, value: Any, path: tuple, extra: dict[str, Any], tp: Any) -> None:
+        if isinstance(value, msgspec.Struct):
+            self.walk(value, path)
+            return
+        kind = extra.get("kind")
+        if isinstance(value, Fraction):
+            self.number(value, path, extra)
+        elif isinstance(value, list):
+            for i, item in enumerate(value):
+                if isinstance(item, msgspec.Struct):
+                    self.walk(item, path + (i,))
+                elif kind in ("hexspine", "hexside"):
+                    self.hex(item, path + (i,))
+                elif kind == "location":
+                    self.location(item, path + (i,))
+                elif kind in ("unit", "weapon", "leader", "any"):
+                    self.refs.append((path + (i,), item, kind))
+            if kind in ("unit", "weapon", "leader", "any"):
+                self.distinct(value, path, "each id once")
+            elif kind == "location":
+                self.distinct(value, path, "each Location once")
+            elif extra.get("fact") and value and isinstance(value[0], str):
+                self.distinct(value, path, f"each {path[-1]} word once")
+        elif isinstance(value, dict):
+            for key, item in value.items():
+                if kind == "location":
+                    self.location(key, path + (key,), key=True)
+                elif kind in ("unit", "weapon", "any"):
+                    self.refs.append((path + (key,), key, kind))
+                if isinstance(item, msgspec.Struct):
+                    self.walk(item, path + (key,))
+                elif isinstance(item, Fraction):
+                    self.number(item, path + (key,), {"min": 0, "max": 99})
+        elif isinstance(value, str):
+            if kind == "hex":
+                self.hex(value, path)
+            elif kind == "location":
+                self.location(value, path)
+            elif kind in ("unit", "weapon", "leader", "any"):
+                self.refs.append((path, value, kind))
+
+    def distinct(self, values: list, path: tuple, expected: str) -> None:
+        seen: set = set()
+        for i, v in enumerate(values):
+            if v in seen:
+                self.doc.fail(path + (i,), expected, v)
+            seen.add(v)
+
+    def number(self, value: Fraction, path: tuple, extra: dict[str, Any]) -> None:
+        low, high = extra.get("min", 0), extra.get("max", 999)
+        if not low <= value <= high:
+            self.doc.fail(path, f"a number from {low} to {high} (like 4 or 1.5)", _fmt(value))
+        if (value * S.SCALE).denominator != 1:
+            self.doc.fail(path, f"a multiple of 1/{S.SCALE} (like 10.5 or 0.25)", _fmt(value))
+
+    def hex(self, text: str, path: tuple) -> None:
         try:
-            hex_ = parse_hex(text)
+            h = parse_hex(text)
         except ValueError as error:
-            self.fail(node, path, str(error), text)
-        return self._board(hex_, _line(node), path)
+            self.doc.fail(path, str(error), text)
+        self.hexes.append((path, text))
+        if h.board:
+            self.boards.add(h.board)
 
-    def location(self, node: Node, path: str) -> Location:
-        text = self.text(node, path, _LOCATION_FORM)
+    def location(self, text: str, path: tuple, key: bool = False) -> None:
         try:
-            location = parse_location(text)
+            loc = parse_location(text)
         except ValueError as error:
-            self.fail(node, path, str(error), text)
-        return Location(self._board(location.hex, _line(node), path), location.level)
-
-    def _board(self, hex_: Hex, line: int, path: str) -> Hex:
-        if hex_.board:
-            self.boards.add(hex_.board)
-            return hex_
-        self.unprefixed.append((line, path, hex_.name))
-        return _with_board(hex_, self.default_board) if self.default_board else hex_
-
-    def hex_pair(self, node: Node, path: str) -> tuple[Hex, Hex]:
-        expected = "two adjacent hexes like [H7, G7] (a hexside)"
-        items = self.sequence(node, path, expected)
-        if len(items) != 2:
-            self.fail(node, path, expected, f"{len(items)} items")
-        first, second = (self.hex(item, item_path) for item, item_path in items)
-        if not _adjacent(first, second):
-            self.fail(node, path, expected, f"{first.name} and {second.name}")
-        return first, second
-
-    # -- ids
-
-    def define(self, node: Node, path: str, kind: str, unit_type: str, side: str) -> str:
-        value = self.ident(node, path)
-        if value in self.defined:
-            first = self.defined[value]
-            self.fail(node, path, f"a unique id, '{value}' is already used at line {first.line} ({first.path})")
-        self.defined[value] = _Defined(kind, unit_type, side, _line(node), path)
-        return value
-
-    def ref(self, node: Node, path: str, want: str) -> str:
-        value = self.ident(node, path)
-        self.refs.append(_Ref(_line(node), path, value, want))
-        return value
-
-    def refs_list(self, node: Node, path: str, want: str) -> tuple[str, ...]:
-        values: list[str] = []
-        for item, item_path in self.sequence(node, path, f"a list of {want} ids"):
-            value = self.ref(item, item_path, want)
-            if value in values:
-                self.fail(item, item_path, "each id once", value)
-            values.append(value)
-        return tuple(values)
-
-    def ids(self, want: str) -> Callable[[Node, str], tuple[str, ...]]:
-        return lambda node, path: self.refs_list(node, path, want)
-
-    def id_map(self, node: Node, path: str, want: str, read: Callable[[Node, str], T]) -> dict[str, T]:
-        fields = self.mapping(node, path, what=f"a mapping of {want} id -> value")
-        result: dict[str, T] = {}
-        for key, (key_node, value_node) in fields.items.items():
-            result[self.ref(key_node, fields.at(key), want)] = read(value_node, fields.at(key))
-        return result
+            self.doc.fail(path, str(error), text, key=key)
+        self.hexes.append((path, text))
+        if loc.hex.board:
+            self.boards.add(loc.hex.board)
 
     # -- the situation
 
-    def situation(self, root: Node) -> Situation:
-        top = self.mapping(root, "", _TOP_KEYS, required=("attacker",), what="a mapping (the situation)")
-        self.optional(top, "format", self.one_of((FORMAT,)), FORMAT)
-        self.attacker_at = (_line(top.items["attacker"][1]), "attacker")
-        return Situation(
-            path=self.file,
-            title=self.optional(top, "title", self.text, ""),
-            source=self.optional(top, "source", self.text, ""),
-            phase=self.optional(top, "phase", self.one_of(PHASES), "MPh"),
-            attacker=self.required(top, "attacker", lambda n, p: self.text(n, p, "a side name")),
-            readings=self.optional(top, "readings", self.readings, {}),
-            locations=self.optional(top, "locations", self.locations, {}),
-            lines_of_sight=self.optional(top, "lines_of_sight", self.lines_of_sight, []),
-            residual_fp=self.optional(top, "residual_fp", self.residual_fp, {}),
-            residual_on_crest=frozenset(self.crest_residual),
-            fire_lane_residual=self.optional(top, "fire_lane_residual", self.fire_lane_residual, {}),
-            units=self.optional(top, "units", self.units, []),
-            expect=self.optional(top, "expect", self.expectations, []),
-        )
+    def run(self, raw_expect: Any) -> None:
+        sit = self.sit
+        self.walk(sit, ())
+        for i, unit in enumerate(sit.units):
+            self.unit(unit, ("units", i))
+        for i, los in enumerate(sit.lines_of_sight):
+            if (los.to is None) == (los.to_hexside is None):
+                self.doc.fail(("lines_of_sight", i), "exactly one of 'to' and 'to_hexside'")
+        self.residual_maps()
+        for i, item in enumerate(sit.expect):
+            self.expect.append(self.expectation(item, ("expect", i)))
+        self.boards_resolved()
+        for key in ("locations", "residual_fp", "fire_lane_residual"):
+            self.same_locations((key,), getattr(sit, key))
+        for path, ident, want in sorted(self.refs, key=lambda r: self.doc.line(r[0]) or 0):
+            self.resolve(path, ident, want)
+        self.cross_checks()
 
-    def readings(self, node: Node, path: str) -> dict[str, str]:
-        fields = self.mapping(node, path, READINGS)
-        return {key: self.choice(value, fields.at(key), READINGS[key]) for key, (_, value) in fields.items.items()}
+    def unit(self, unit: S.Unit, path: tuple) -> None:
+        self.define(unit.id, path + ("id",), "unit", unit.type, unit.side)
+        for key in _VEHICLE_ONLY:
+            if unit.type != "vehicle" and _given(unit, key):
+                self.doc.fail(path + (key,), f"'{key}' only on a vehicle", unit.type, key=True)
+        if unit.directed and unit.type != "leader":
+            self.doc.fail(path + ("directed",), "'directed' only on a leader", unit.type, key=True)
+        if unit.counter is None:
+            if unit.type in _COUNTER_REQUIRED:
+                self.doc.fail(path + ("counter",), f"a field 'counter' (required for a {unit.type})")
+        else:
+            try:
+                parse_counter(unit.counter, unit.type)
+            except ValueError as error:
+                self.doc.fail(path + ("counter",), f"{error} for a {unit.type}", unit.counter)
+        if unit.tca is not None:
+            if unit.turret not in ("T", "ST"):
+                self.doc.fail(path + ("tca",), "'tca' only on a vehicle with a turret (turret: T or ST)", key=True)
+            facing = isinstance(unit.tca, str)
+            if facing != (unit.bypass is not None):
+                want = (f"a facing: {', '.join(S.words(S.BypassFacing))} (in Bypass the TCA points to a facing, D2.32)"
+                        if unit.bypass is not None else "a hexspine: two hexes like [X3, Y3]")
+                self.doc.fail(path + ("tca",), want, _got(unit.tca))
+            if not facing:
+                for k, h in enumerate(unit.tca):
+                    self.hex(h, path + ("tca", k))
+        for key in ("previous_vca", "bypass"):
+            if _given(unit, key) and unit.vca is None:
+                self.doc.fail(path + (key,), f"a 'vca' with '{key}'", key=True)
+        for j, weapon in enumerate(unit.weapons):
+            wpath = path + ("weapons", j)
+            self.define(weapon.id, wpath + ("id",), "weapon", weapon.kind, unit.side)
+            vehicle = unit.type == "vehicle"
+            for key in ("ca", "turret"):
+                if vehicle and _given(weapon, key):
+                    self.doc.fail(wpath + (key,), f"'{key}' only on a weapon of a unit that is not a vehicle "
+                                  "(a vehicle's weapons use its vca/tca)", key=True)
+            if weapon.mount is not None and not vehicle:
+                self.doc.fail(wpath + ("mount",), "'mount' only on a vehicle's weapon", unit.type, key=True)
+            if weapon.gun and weapon.kind not in _GUN_KINDS:
+                self.doc.fail(wpath + ("gun",), f"'gun' only on a weapon of kind {', '.join(_GUN_KINDS)}",
+                              weapon.kind, key=True)
+            if isinstance(weapon.ca, list):
+                for k, h in enumerate(weapon.ca):
+                    self.hex(h, wpath + ("ca", k))
+        for k, shot in enumerate(unit.shots):
+            if shot.weapon not in {w.id for w in unit.weapons}:
+                self.doc.fail(path + ("shots", k, "weapon"), f"one of {unit.id}'s own weapons", shot.weapon)
+        if unit.moving is not None:
+            for k, attack in enumerate(unit.attacked_here):
+                if attack.at_mf is not None and attack.at_mf > unit.moving.mf_here:
+                    self.doc.fail(path + ("attacked_here", k, "at_mf"),
+                                  f"an MF count at most mf_here ({_fmt(unit.moving.mf_here)})", _fmt(attack.at_mf))
+        for k, attack in enumerate(unit.attacked_here):
+            if unit.id in attack.by:
+                self.doc.fail(path + ("attacked_here", k, "by", attack.by.index(unit.id)),
+                              "the units and weapons that attacked it (not the unit itself)", unit.id)
 
-    def locations(self, node: Node, path: str) -> dict[Location, Terrain]:
-        fields = self.mapping(node, path, what="a mapping of Location -> {terrain, tem}")
-        result: dict[Location, Terrain] = {}
-        lines: dict[Location, int] = {}
-        for key, (key_node, value_node) in fields.items.items():
-            location = self.location(key_node, fields.at(key))
-            if location in result:
-                self.fail(key_node, fields.at(key),
-                          f"each Location once, {location.name} is already given at line {lines[location]}")
-            lines[location] = _line(key_node)
-            result[location] = self.terrain(value_node, fields.at(key))
-        return result
+    def define(self, ident: str, path: tuple, kind: str, unit_type: str, side: str) -> None:
+        first = self.defined.get(ident)
+        if first is not None:
+            self.doc.fail(path, f"a unique id, '{ident}' is already used at line {self.doc.line(first.path)} "
+                          f"({_path_text(first.path)})")
+        self.defined[ident] = _Defined(kind, unit_type, side, path)
 
-    def terrain(self, node: Node, path: str) -> Terrain:
-        fields = self.mapping(node, path, _TERRAIN_KEYS)
-        return Terrain(
-            terrain=self.optional(fields, "terrain", self.one_of(TERRAINS), "open ground"),
-            tem=self.optional(fields, "tem", self.integer, 0),
-            smoke=self.optional(fields, "smoke", self.whole(low=0), 0),
-            line=_line(node),
-        )
+    def residual_maps(self) -> None:
+        sit = self.sit
+        for key, value in sit.residual_fp.items():
+            path = ("residual_fp", key)
+            if isinstance(value, dict):
+                counter = self.doc.convert(value, S.ResidualCounter, path)
+                self.number(counter.fp, path + ("fp",), {"min": 0, "max": 99})
+                sit.residual_fp[key] = counter
+            elif isinstance(value, (int, Fraction)) and not isinstance(value, bool):
+                sit.residual_fp[key] = Fraction(value)
+                self.number(sit.residual_fp[key], path, {"min": 0, "max": 99})
+            else:
+                self.doc.fail(path, "a number from 0 to 99 (like 4 or 1.5), or {fp: N, crest: true}", _got(value))
 
-    def lines_of_sight(self, node: Node, path: str) -> list[LineOfSight]:
-        return [self.line_of_sight(item, item_path) for item, item_path in self.sequence(node, path)]
-
-    def line_of_sight(self, node: Node, path: str) -> LineOfSight:
-        fields = self.mapping(node, path, _LOS_KEYS, required=("from",))
-        if ("to" in fields.items) == ("to_hexside" in fields.items):
-            self.fail(node, path, "exactly one of 'to' and 'to_hexside'")
-        non_negative = self.whole(low=0)
-        return LineOfSight(
-            frm=self.required(fields, "from", self.hex),
-            to=self.optional(fields, "to", self.hex, None),
-            to_hexside=self.optional(fields, "to_hexside", self.hex_pair, None),
-            hindrance=self.optional(fields, "hindrance", non_negative, 0),
-            hexside_tem=self.optional(fields, "hexside_tem", non_negative, 0),
-            blocked=self.optional(fields, "blocked", self.boolean, False),
-            range=self.optional(fields, "range", non_negative, None),
-            cliff=self.optional(fields, "cliff", self.boolean, False),
-            line=_line(node),
-        )
-
-    def residual_fp(self, node: Node, path: str) -> dict[Location, Fraction]:
-        fields = self.mapping(node, path, what="a mapping of Location -> Residual FP")
-        result: dict[Location, Fraction] = {}
-        for key, (key_node, value_node) in fields.items.items():
-            location = self.location(key_node, fields.at(key))
-            if location in result:
-                self.fail(key_node, fields.at(key), f"each Location once, {location.name} is given twice")
-            result[location] = self.residual_counter(value_node, fields.at(key), location)
-        return result
-
-    def residual_counter(self, node: Node, path: str, location: Location) -> Fraction:
-        """A Residual FP counter: a number, or (project addition, A8.21) {fp: N, crest: true}."""
-        if not isinstance(node, MappingNode):
-            return self.number(node, path)
-        fields = self.mapping(node, path, _RESIDUAL_KEYS, required=("fp",))
-        if self.optional(fields, "crest", self.boolean, False):
-            self.crest_residual.add(location)
-        return self.required(fields, "fp", self.number)
-
-    def fire_lane_residual(self, node: Node, path: str) -> dict[Location, Fraction]:
-        fields = self.mapping(node, path, what="a mapping of Location -> Fire Lane Residual FP")
-        result: dict[Location, Fraction] = {}
-        for key, (key_node, value_node) in fields.items.items():
-            location = self.location(key_node, fields.at(key))
-            if location in result:
-                self.fail(key_node, fields.at(key), f"each Location once, {location.name} is given twice")
-            result[location] = self.number(value_node, fields.at(key))
-        return result
-
-    # -- units and weapons
-
-    def units(self, node: Node, path: str) -> list[Unit]:
-        return [self.unit(item, item_path) for item, item_path in self.sequence(node, path)]
-
-    def unit(self, node: Node, path: str) -> Unit:
-        fields = self.mapping(node, path, _UNIT_KEYS, required=("id", "side", "type", "hex"))
-        unit_type = self.required(fields, "type", self.one_of(UNIT_TYPES))
-        side = self.required(fields, "side", lambda n, p: self.text(n, p, "a side name"))
-        unit_id = self.required(fields, "id", lambda n, p: self.define(n, p, "unit", unit_type, side))
-        if "directed" in fields.items and unit_type != "leader":
-            self.fail(fields.items["directed"][0], fields.at("directed"), "'directed' only on a leader", unit_type)
-        for key in ("armored", "vulnerable_prc"):
-            if key in fields.items and unit_type != "vehicle":
-                self.fail(fields.items[key][0], fields.at(key), f"'{key}' only on a vehicle", unit_type)
-        moving_node = fields.get("moving")
-        if moving_node is not None:
-            self.moving_at[unit_id] = (_line(moving_node), fields.at("moving"))
-        location = Location(
-            self.required(fields, "hex", self.hex),
-            self.optional(fields, "level", self.whole(MIN_LEVEL, MAX_LEVEL), 0),
-        )
-        self.ca_context = (unit_type, location)  # issue 5: the unit whose weapons are read
-        return Unit(
-            id=unit_id,
-            side=side,
-            type=unit_type,
-            counter=self.counter(fields, unit_type),
-            location=location,
-            fire=self.optional(fields, "fire", self.fire_counter, "none"),
-            status=self.optional(fields, "status", lambda n, p: self.distinct(n, p, STATUSES, "status"), ()),
-            known=self.optional(fields, "known", self.boolean, True),
-            weapons=self.optional(fields, "weapons", lambda n, p: self.weapons(n, p, side), []),
-            moving=self.optional(fields, "moving", self.moving, None),
-            attacked_here=self.optional(fields, "attacked_here", self.attacked_here, []),
-            directed=self.optional(fields, "directed", self.ids("unit or weapon"), ()),
-            ca=self.unit_ca(fields, unit_id, unit_type, location),
-            armored=self.optional(fields, "armored", self.boolean, False),
-            vulnerable_prc=self.optional(fields, "vulnerable_prc", self.boolean, False),
-            line=_line(node),
-        )
-
-    def counter(self, fields: _Map, unit_type: str) -> Counter:
-        node = fields.get("counter")
-        path = fields.at("counter")
-        if node is None:
-            if unit_type in _COUNTER_REQUIRED:
-                self.fail(fields.node, path, f"a field 'counter' (required for a {unit_type})")
-            return Counter(text="")
-        text = self.text(node, path, "a counter text")
-        try:
-            return parse_counter(text, unit_type)
-        except ValueError as error:
-            self.fail(node, path, f"{error} for a {unit_type}", text)
-
-    def fire_counter(self, node: Node, path: str) -> str:
-        return self.choice(node, path, FIRE_COUNTERS)
-
-    def distinct(self, node: Node, path: str, choices: tuple[str, ...], what: str) -> tuple[str, ...]:
-        """A list of distinct words from a closed vocabulary."""
-        values: list[str] = []
-        for item, item_path in self.sequence(node, path, f"a list of {what} words among {', '.join(choices)}"):
-            value = self.choice(item, item_path, choices)
-            if value in values:
-                self.fail(item, item_path, f"each {what} once", value)
-            values.append(value)
-        return tuple(values)
-
-    def weapons(self, node: Node, path: str, side: str) -> list[Weapon]:
-        return [self.weapon(item, item_path, side) for item, item_path in self.sequence(node, path)]
-
-    def weapon(self, node: Node, path: str, side: str) -> Weapon:
-        fields = self.mapping(node, path, _WEAPON_KEYS, required=("id", "kind"))
-        kind = self.required(fields, "kind", self.one_of(WEAPON_KINDS))
-        return Weapon(
-            id=self.required(fields, "id", lambda n, p: self.define(n, p, "weapon", kind, side)),
-            kind=kind,
-            fp=self.optional(fields, "fp", self.number, Fraction(0)),
-            range=self.optional(fields, "range", self.whole(low=0), None),
-            rof=self.optional(fields, "rof", self.whole(1, 6), None),
-            breakdown=self.optional(fields, "breakdown", self.whole(2, 12), None),
-            fire=self.optional(fields, "fire", self.fire_counter, "none"),
-            fire_lane=self.optional(fields, "fire_lane", self.boolean, False),
-            malfunctioned=self.optional(fields, "malfunctioned", self.boolean, False),
-            ca=self.weapon_ca(fields),
-            line=_line(node),
-        )
-
-    def moving(self, node: Node, path: str) -> Moving:
-        fields = self.mapping(node, path, _MOVING_KEYS)
-        return Moving(
-            frm=self.optional(fields, "from", self.hex, None),
-            mf_here=self.optional(fields, "mf_here", self.number, Fraction(1)),
-            assault=self.optional(fields, "assault", self.boolean, False),
-            dash=self.optional(fields, "dash", self.boolean, False),
-            activities=self.optional(
-                fields, "activities", lambda n, p: self.distinct(n, p, ACTIVITIES, "activity"), ()),
-            bypass=self.optional(fields, "bypass", self.boolean, False),
-        )
-
-    def attacked_here(self, node: Node, path: str) -> list[AttackedHere]:
-        return [self.attacked(item, item_path) for item, item_path in self.sequence(node, path)]
-
-    def attacked(self, node: Node, path: str) -> AttackedHere:
-        fields = self.mapping(node, path, _ATTACKED_KEYS)
-        return AttackedHere(
-            by=self.optional(fields, "by", self.ids("unit or weapon"), ()),
-            option=self.optional(fields, "option", self.option, "first_fire"),
-            fp=self.optional(fields, "fp", self.number, None),
-            at_mf=self.optional(fields, "at_mf", self.number, None),
-            drm=self.optional(fields, "drm", self.integer, None),
-        )
-
-    def option(self, node: Node, path: str) -> str:
-        return self.choice(node, path, OPTIONS)
+    def same_locations(self, path: tuple, mapping: dict[str, Any]) -> None:
+        seen: dict[Location, str] = {}
+        for key in mapping:
+            loc = parse_location(self.canonical(key))
+            if loc in seen:
+                self.doc.fail(path + (key,), f"each Location once, {loc.name} is already given as "
+                              f"'{seen[loc]}' at line {self.doc.line(path + (seen[loc],))}", key=True)
+            seen[loc] = key
 
     # -- expectations
 
-    def expectations(self, node: Node, path: str) -> list[Expectation]:
-        return [self.expectation(item, item_path) for item, item_path in self.sequence(node, path)]
+    def expectation(self, item: Any, path: tuple) -> Expectation:
+        if not isinstance(item, dict):
+            self.doc.fail(path, "a mapping with a question (attack) and answer fields", _got(item))
+        kinds = [k for k in S.QUESTIONS if k in item]
+        if len(kinds) != 1:
+            self.doc.fail(path, f"exactly one question key among {', '.join(S.QUESTIONS)}")
+        kind = kinds[0]
+        rest = {k: v for k, v in item.items() if k != kind}
+        answer_type = S.ANSWERS[kind]
+        allowed = list(struct_fields(answer_type))
+        for key in rest:
+            if key not in allowed:
+                self.doc.fail(path + (key,), f"an answer field of {_article(kind)} {kind} question: {', '.join(allowed)}", key,
+                              key=True)
+        question = self.doc.convert(item[kind], S.QUESTIONS[kind], path + (kind,))
+        answer = self.doc.convert(rest, answer_type, path)
+        self.walk(question, path + (kind,))
+        self.walk(answer, path)
+        self.question(kind, question, path + (kind,))
+        given = [k for k in allowed if k in rest]
+        answers = {k: getattr(answer, struct_fields(answer_type)[k][0]) for k in given if k not in ("verdict", "because")}
+        if isinstance(answers.get("facing"), str):
+            answers["facing"] = (answers["facing"],)
+        return Expectation(kind=kind, question=question, verdict=answer.verdict, because=tuple(answer.because),
+                           answers=answers, line=self.doc.line(path) or 0, given=frozenset(given))
 
-    def expectation(self, node: Node, path: str) -> Expectation:
-        fields = self.mapping(node, path, _QUESTION_KEYS + _ANSWER_KEYS + _CA_ONLY_ANSWER_KEYS, required=("verdict",),
-                              what="a mapping with a question (attack) and answer fields")
-        questions = [key for key in _QUESTION_KEYS if key in fields.items]
-        if len(questions) != 1:
-            self.fail(node, path, f"exactly one question key among {', '.join(_QUESTION_KEYS)}")
-        if questions[0] != "attack":  # issue 5: a CA question kind
-            return self.ca_expectation(fields, questions[0], node)
-        for key in _CA_ONLY_ANSWER_KEYS:
-            if key in fields.items:
-                self.fail(fields.items[key][0], fields.at(key), "an answer field of an attack question", key)
-        return Expectation(
-            kind=questions[0],
-            question=self.required(fields, "attack", self.attack),
-            verdict=self.required(fields, "verdict", self.one_of(VERDICTS)),
-            because=self.optional(fields, "because", self.rule_ids, ()),
-            fp=self.optional(fields, "fp", self.number, None),
-            ift_column=self.optional(fields, "ift_column", self.integer, None),
-            drm=self.optional(fields, "drm", self.integer, None),
-            breakdown=self.optional(fields, "breakdown", lambda n, p: self.id_map(n, p, "weapon", self.integer), {}),
-            leader_direction=self.optional(fields, "leader_direction", self.boolean, None),
-            residual_fp=self.optional(fields, "residual_fp", self.number, None),
-            after=self.optional(
-                fields, "after", lambda n, p: self.id_map(n, p, "unit or weapon", self.fire_counter), {}),
-            fpf_nmc_dr=self.optional(fields, "fpf_nmc_dr", self.integer, None),
-            firer_status=self.optional(
-                fields, "firer_status",
-                lambda n, p: self.id_map(n, p, "unit", self.one_of(FIRER_STATUS)), {}),
-            line=_line(node),
-            given=frozenset(key for key in _ANSWER_KEYS if key in fields.items),
-        )
+    def question(self, kind: str, q: Any, path: tuple) -> None:
+        if kind == "attack":
+            if not q.firers and q.option != "residual_fp":
+                self.doc.fail(path + ("firers",), "at least one firer (only a residual_fp attack has none)")
+            if not q.targets:
+                self.doc.fail(path + ("targets",), "at least one target unit id")
+            if isinstance(q.option, dict):
+                for key in q.option:
+                    if key not in q.firers:
+                        self.doc.fail(path + ("option", key), f"a firer among {', '.join(q.firers) or '(none)'}",
+                                      key, key=True)
+                missing = [f for f in q.firers if f not in q.option]
+                if missing:
+                    self.doc.fail(path + ("option",), f"an option for every firer, missing {', '.join(missing)}")
+            for i, w in enumerate(q.keep_rof):
+                if w not in q.firers:
+                    self.doc.fail(path + ("keep_rof", i),
+                                  f"a weapon among the firers ({', '.join(q.firers) or 'none'}), each once", w)
+            if q.hexside is not None:
+                for k, h in enumerate(q.hexside):
+                    self.hex(h, path + ("hexside", k))
+            d = q.dice
+            if d is not None and d.original is not None and d.colored is not None \
+                    and not 1 <= d.original - d.colored <= 6:
+                self.doc.fail(path + ("dice",), "dice whose total minus the colored die is 1..6",
+                              f"original {d.original}, colored {d.colored}")
+        elif kind in ("case_a", "gun_elevation") and (q.target is None) == (q.at is None):
+            self.doc.fail(path, "exactly one of 'target' and 'at'")
+        elif kind == "ca_change":
+            if isinstance(q.to, list):
+                for k, h in enumerate(q.to):
+                    self.hex(h, path + ("to", k))
+            if q.arc is not None:
+                self.refs.append((path + ("arc",), q.firer, "vehicle"))
 
-    def rule_ids(self, node: Node, path: str) -> tuple[str, ...]:
-        expected = "a rule id like A8.312"
-        values = []
-        for item, item_path in self.sequence(node, path, "a list of rule ids like [A8.312]"):
-            value = self.text(item, item_path, expected).strip()
-            if not value or "\n" in value:
-                self.fail(item, item_path, expected, value)
-            values.append(value)
-        return tuple(values)
+    # -- ids and boards
 
-    def attack(self, node: Node, path: str) -> AttackQuestion:
-        fields = self.mapping(node, path, _ATTACK_KEYS, required=("option", "targets"))
-        firers: tuple[str, ...] = self.optional(fields, "firers", self.ids("unit or weapon"), ())
-        option = self.required(fields, "option", lambda n, p: self.attack_option(n, p, firers))
-        if not firers and option != "residual_fp":
-            where = fields.get("firers") or fields.node
-            self.fail(where, fields.at("firers"), "at least one firer (only a residual_fp attack has none)")
-        targets = self.required(fields, "targets", self.ids("unit"))
-        if not targets:
-            self.fail(fields.get("targets"), fields.at("targets"), "at least one target unit id")
-        return AttackQuestion(
-            option=option,
-            firers=firers,
-            director=self.optional(fields, "director", lambda n, p: self.ref(n, p, "leader"), None),
-            targets=targets,
-            at=self.optional(fields, "at", self.location, None),
-            hexside=self.optional(fields, "hexside", self.hex_pair, None),
-            dice=self.optional(fields, "dice", self.dice, None),
-            keep_rof=self.optional(fields, "keep_rof", lambda n, p: self.keep_rof(n, p, firers), ()),
-            ammo=self.optional(fields, "ammo", self.one_of(AMMO), None),
-            hit=self.optional(fields, "hit", self.boolean, None),
-            dud=self.optional(fields, "dud", self.boolean, False),
-            air_burst=self.optional(fields, "air_burst", self.boolean, False),
-            collateral=self.optional(fields, "collateral", self.boolean, False),
-            spraying=self.optional(fields, "spraying", self.location_list, ()),
-            line=_line(node),
-        )
-
-    def location_list(self, node: Node, path: str) -> tuple[Location, ...]:
-        values: list[Location] = []
-        for item, item_path in self.sequence(node, path, "a list of Locations like [X3]"):
-            value = self.location(item, item_path)
-            if value in values:
-                self.fail(item, item_path, "each Location once", value.name)
-            values.append(value)
-        return tuple(values)
-
-    def attack_option(self, node: Node, path: str, firers: tuple[str, ...]) -> str | dict[str, str]:
-        if not isinstance(node, MappingNode):
-            return self.choice(node, path, OPTIONS, f"one of {', '.join(OPTIONS)}, or a mapping firer id -> option")
-        fields = self.mapping(node, path, what="a mapping firer id -> option")
-        options: dict[str, str] = {}
-        for key, (key_node, value_node) in fields.items.items():
-            if key not in firers:
-                self.fail(key_node, fields.at(key), f"a firer among {', '.join(firers) or '(none)'}", key)
-            options[key] = self.option(value_node, fields.at(key))
-        missing = [firer for firer in firers if firer not in options]
-        if missing:
-            self.fail(node, path, f"an option for every firer, missing {', '.join(missing)}")
-        return options
-
-    def dice(self, node: Node, path: str) -> Dice:
-        fields = self.mapping(node, path, _DICE_KEYS)
-        dice = Dice(
-            original=self.optional(fields, "original", self.whole(2, 12), None),
-            colored=self.optional(fields, "colored", self.whole(1, 6), None),
-        )
-        if dice.original is not None and dice.colored is not None and not 1 <= dice.original - dice.colored <= 6:
-            self.fail(node, path, "dice whose total minus the colored die is 1..6",
-                      f"original {dice.original}, colored {dice.colored}")
-        return dice
-
-    def keep_rof(self, node: Node, path: str, firers: tuple[str, ...]) -> tuple[str, ...]:
-        values: list[str] = []
-        for item, item_path in self.sequence(node, path, "a list of weapon ids among the firers"):
-            value = self.ref(item, item_path, "weapon")
-            if value not in firers or value in values:
-                among = ", ".join(firers) or "none"
-                self.fail(item, item_path, f"a weapon among the firers ({among}), each once", value)
-            values.append(value)
-        return tuple(values)
-
-    # -- checks needing the whole file
-
-    def cross_check(self, situation: Situation) -> None:
-        for ref in sorted(self.refs, key=lambda r: r.line):
-            self.check_ref(ref)
-        self.check_attacker(situation)
-        self.check_moving(situation)
-        self.check_ca(situation)
-
-    def check_ref(self, ref: _Ref) -> None:
-        defined = self.defined.get(ref.id)
-        if ref.want == "leader":
+    def resolve(self, path: tuple, ident: str, want: str) -> None:
+        defined = self.defined.get(ident)
+        if want == "leader":
             ok = defined is not None and defined.kind == "unit" and defined.unit_type == "leader"
-        elif ref.want == "unit or weapon":
+        elif want == "any":
             ok = defined is not None
+        elif want == "vehicle":
+            if defined is None or defined.kind != "unit" or defined.unit_type != "vehicle":
+                self.doc.fail(path, "'arc' only when the firer is a vehicle", _got(path[-1]))
+            return
         else:
-            ok = defined is not None and defined.kind == ref.want
+            ok = defined is not None and defined.kind == want
         if not ok:
-            what = "a unit or weapon" if ref.want == "unit or weapon" else f"a {ref.want}"
-            found = f" ('{ref.id}' is {_describe(defined)})" if defined else ""
-            self.fail(ref.line, ref.path, f"the id of {what} defined in units{found}", ref.id)
+            what = "a unit or weapon" if want == "any" else f"a {want}"
+            found = ""
+            if defined is not None:
+                desc = defined.unit_type if defined.kind == "unit" else f"{defined.unit_type} weapon"
+                found = f" ('{ident}' is the {desc} at line {self.doc.line(defined.path)})"
+            self.doc.fail(path, f"the id of {what} defined in units{found}", ident, key=path[-1] == ident)
 
-    def check_attacker(self, situation: Situation) -> None:
-        sides = sorted({unit.side for unit in situation.units})
-        if sides and situation.attacker not in sides:
-            line, path = self.attacker_at
-            self.fail(line, path, f"a side that some unit has: {', '.join(sides)}", situation.attacker)
+    def boards_resolved(self) -> None:
+        """Unprefixed hex ids take the board of the file's prefixed ones; with two boards every id needs one."""
+        boards = sorted(self.boards)
+        unprefixed = [(p, t) for p, t in self.hexes if not parse_location(t).hex.board]
+        if unprefixed and len(boards) >= 2:
+            path, text = min(unprefixed, key=lambda x: self.doc.line(x[0]) or 0)
+            self.doc.fail(path, f"a board-prefixed hex id, this file uses boards {_and(boards)}", text)
+        self.board = boards[0] if unprefixed and boards else ""
 
-    def check_moving(self, situation: Situation) -> None:
-        first: Unit | None = None
-        for unit in situation.units:
-            if unit.moving is None:
+    def cross_checks(self) -> None:
+        sit = self.sit
+        sides = sorted({u.side for u in sit.units})
+        if sides and sit.attacker not in sides:
+            self.doc.fail(("attacker",), f"a side that some unit has: {', '.join(sides)}", sit.attacker)
+        by_fold: dict[str, str] = {}
+        for i, u in enumerate(sit.units):
+            other = by_fold.setdefault(u.side.casefold(), u.side)
+            if other != u.side:
+                self.doc.fail(("units", i, "side"), f"one spelling of a side: '{other}' is used already", u.side)
+        if len(sides) > 2:
+            i, u = next((i, u) for i, u in enumerate(sit.units) if u.side not in (sit.attacker, _first_other(sit)))
+            self.doc.fail(("units", i, "side"), f"the ATTACKER's side ({sit.attacker}) or the DEFENDER's "
+                          f"({_first_other(sit)}): a situation has two sides", u.side)
+        units = {u.id: u for u in sit.units}
+        owner = {w.id: u for u in sit.units for w in u.weapons}
+        for i, u in enumerate(sit.units):
+            if u.moving is not None and u.side != sit.attacker:
+                self.doc.fail(("units", i, "moving"), f"a moving unit of the ATTACKER's side ({sit.attacker})",
+                              u.side, key=True)
+            for k, x in enumerate(u.directed):
+                other = units.get(x) or owner.get(x)
+                if x == u.id:
+                    self.doc.fail(("units", i, "directed", k), "units and weapons he directed, not the leader himself",
+                                  x)
+                if other is not None and other.side != u.side:
+                    self.doc.fail(("units", i, "directed", k), f"a friendly unit or weapon (side {u.side})", x)
+        self.lines_of_sight()
+
+    def lines_of_sight(self) -> None:
+        seen: dict[frozenset, tuple[int, S.LineOfSight]] = {}
+        for i, los in enumerate(self.sit.lines_of_sight):
+            if los.to is None:
                 continue
-            line, path = self.moving_at[unit.id]
-            if unit.side != situation.attacker:
-                self.fail(line, path, f"a moving unit of the ATTACKER's side ({situation.attacker})", unit.side)
-            if first is None:
-                first = unit
-            elif unit.location != first.location:
-                self.fail(line, path, f"one moving unit or stack (A8.1); {first.id} already moves in "
-                          f"{first.location.name}", unit.location.name)
+            pair = frozenset((self.canonical(los.frm), self.canonical(los.to)))
+            first = seen.get(pair)
+            if first is not None:
+                j, other = first
+                same = (los.blocked, los.hindrance, los.hexside_tem, los.range, los.cliff) == \
+                       (other.blocked, other.hindrance, other.hexside_tem, other.range, other.cliff)
+                if not same:
+                    self.doc.fail(("lines_of_sight", i), f"one line of sight per pair of hexes: "
+                                  f"lines_of_sight[{j}] (line {self.doc.line(('lines_of_sight', j))}) "
+                                  f"says otherwise for {los.frm} and {los.to}")
+            else:
+                seen[pair] = (i, los)
+
+    def canonical(self, text: str) -> str:
+        loc = parse_location(text)
+        if loc.hex.board or not self.board:
+            return text
+        return self.board + text
+
+    def result(self) -> Situation:
+        return Situation(self.doc.name, self.sit, self.expect, self.board, self.doc.lines)
 
 
-def _describe(defined: _Defined) -> str:
-    what = defined.unit_type if defined.kind == "unit" else f"{defined.unit_type} weapon"
-    return f"the {what} at line {defined.line}"
+def _first_other(sit: S.Situation) -> str:
+    return next((u.side for u in sit.units if u.side != sit.attacker), "")
+
+
+def _given(obj: Any, key: str) -> bool:
+    """The field has a value other than its default."""
+    attr = struct_fields(type(obj))[key][0]
+    return getattr(obj, attr) != _defaults(type(obj))[attr]
+
+
+@lru_cache(maxsize=None)
+def _defaults(cls: type) -> dict[str, Any]:
+    out = {}
+    for f in msgspec.structs.fields(cls):
+        out[f.name] = f.default_factory() if f.default_factory is not msgspec.NODEFAULT else f.default
+    return out
+
+
+def _article(word: str) -> str:
+    return "an" if word[0] in "aeiou" else "a"
+
+
+def _and(items: list[str]) -> str:
+    return items[0] if len(items) == 1 else ", ".join(items[:-1]) + " and " + items[-1]

@@ -263,22 +263,3 @@ def test_range_missing_between_boards_is_an_input_error() -> None:
     answered (an InputError naming lines_of_sight, exit 2 in the CLI)."""
     with pytest.raises(InputError, match="lines_of_sight"):
         answer(situation("1A1", "2A1"))
-
-
-def test_loader_hexside_check_agrees_with_the_kb_geometry() -> None:
-    """The loader validates hexsides/hexspines with a small grid distance of its own
-    (so the error can name the line); it must agree with kb/geometry.lp's range.
-    Source: the grid of situation-format.md."""
-    import random
-
-    from aslrules.loader import _distance, parse_hex
-
-    rng = random.Random(7)
-    cols = [chr(c) for c in range(ord("A"), ord("Z") + 1)] + [chr(c) * 2 for c in range(ord("A"), ord("H"))]
-    hexes = [f"{c}{r}" for i, c in enumerate(cols) for r in range(0 if i % 2 else 1, 11)]
-    pairs = [(a, a) for a in hexes[:3]] + [tuple(rng.sample(hexes, 2)) for _ in range(40)]
-    # every neighbour pair of a few hexes too: the case the loader actually checks
-    pairs += [(a, b) for a in ("A1", "B0", "W2", "X2", "H7", "GG10") for b in hexes
-              if _distance(parse_hex(a), parse_hex(b)) <= 1]
-    for a, b in pairs:
-        assert hex_range(a, b) == _distance(parse_hex(a), parse_hex(b)), (a, b)

@@ -1,0 +1,448 @@
+"""The situation and case format (aslrules/1): every field, question kind and answer field, declared once.
+
+Each class below is a msgspec Struct: the loader converts a file's YAML into these types
+(msgspec checks types, closed vocabularies and bounds), the fact builder walks the fields
+that carry a `fact` (one field, one input predicate of kb/input.lp), `aslrules schema`
+prints them as JSON Schema and docs/format.md's field reference is generated from them.
+
+Field metadata (`Meta.extra`), read by the loader and the fact builder:
+
+* ``fact``: the input predicate the field becomes, its subject first (``weapon_rof(W,N)``);
+* ``kind``: what a text means: ``hex``, ``location``, ``hexspine``, ``hexside``, ``id``
+  (a new unit or weapon id), or a reference: ``unit``, ``weapon``, ``leader``, ``any``
+  (a unit or weapon), ``side``;
+* ``omit``: the value for which no fact is made (a fire counter ``none``);
+* ``min``/``max``: bounds of an exact number (FP, MF), which is also a multiple of 1/64.
+
+Nothing here knows an ASL rule: the vocabularies are the format's words.
+"""
+
+from __future__ import annotations
+
+from fractions import Fraction
+from typing import Annotated, Any, Literal, get_args
+
+import msgspec
+from msgspec import Meta, Struct, field
+
+FORMAT = "aslrules/1"
+SCALE = 64  # exact numbers are multiples of 1/64 (kb/input.lp: fp(N) is N/64)
+
+# --------------------------------------------------------------------------- vocabularies
+
+Phase = Literal["RPh", "PFPh", "MPh", "DFPh", "AFPh", "RtPh", "APh", "CCPh"]
+UnitType = Literal["squad", "half_squad", "crew", "leader", "hero", "vehicle", "gun"]
+FireCounter = Literal["none", "first_fire", "final_fire", "intensive_fire", "no_fire"]
+Status = Literal["pinned", "broken", "berserk", "melee", "cc", "concealed", "cx", "inexperienced",
+                 "crest", "ammunition_shortage"]
+WeaponKind = Literal["LMG", "MMG", "HMG", "AAMG", "ATR", "MOL", "FT", "DC", "BAZ", "PSK", "PIAT",
+                     "LtMTR", "MTR", "INF", "RCL", "gun", "IFE", "PF", "PFk"]
+Option = Literal["first_fire", "subsequent_first_fire", "final_protective_fire", "final_fire",
+                 "snap_shot", "residual_fp", "intensive_fire"]
+Ammo = Literal["HE", "AP", "APCR", "APDS", "HEAT"]
+Verdict = Literal["allowed", "mandatory", "forbidden"]
+Activity = Literal["enter", "recover", "smoke", "dc", "leave_entrenchment", "unload", "load", "vca_change"]
+TerrainName = Literal["open ground", "road", "grain", "brush", "orchard", "woods", "forest", "building",
+                      "stone building", "wooden building", "rubble", "marsh", "shellholes", "crag",
+                      "graveyard", "hill", "wall", "hedge", "bocage", "cellar", "gully", "stream", "depression"]
+FirerStatus = Literal["no_effect", "pinned", "broken"]
+Turret = Literal["T", "ST", "NT"]
+GunTurret = Literal["T", "NT"]
+Mount = Literal["MA", "CMG", "BMG", "AAMG", "IFE"]
+BypassFacing = Literal["front", "rear", "inner_side", "outer_side"]
+Vertical = Literal["up", "down"]
+CaArc = Literal["vca", "tca"]
+CaWhen = Literal["end_of_phase", "mp", "motion_attempt", "bypass_move", "limbering", "hooking", "turret_shot"]
+Hit = Literal["hull", "turret"]
+Facing = Literal["front", "side", "rear"]
+IftColumn = Literal[1, 2, 4, 6, 8, 12, 16, 20, 24, 30, 36]
+
+#: Named readings of unsettled or disputed rules: name -> values, the first the default.
+READINGS: dict[str, tuple[str, ...]] = {
+    "a7353": ("permissive", "restrictive"),
+    "residual_half": ("highest_column", "exact_half"),
+    "pinned_halving": ("separate", "area_fire"),
+    "adjacent_levels": ("one_level", "same_level"),
+    "bypass_side_ca": ("one_change", "with_side"),
+}
+
+
+def words(vocabulary: Any) -> tuple[Any, ...]:
+    """The values of a Literal vocabulary."""
+    return get_args(vocabulary)
+
+
+# --------------------------------------------------------------------------- field helpers
+
+ID_PATTERN = r"^[A-Za-z0-9_-]{1,64}$"
+HEX_PATTERN = r"^[0-9]{0,2}[A-Z]{1,2}[0-9]{1,2}$"
+LOCATION_PATTERN = r"^[0-9]{0,2}[A-Z]{1,2}[0-9]{1,2}(@-?[0-9])?$"
+TEXT_MAX = 2000
+
+
+def F(tp: Any, doc: str, **extra: Any) -> Any:
+    """A field type with its description and metadata (bounds go to msgspec, the rest to `extra`)."""
+    meta: dict[str, Any] = {"description": doc}
+    if "json" in extra:
+        meta["extra_json_schema"] = extra.pop("json")
+    for key in ("ge", "le", "pattern", "max_length", "min_length"):
+        if key in extra:
+            meta[key] = extra.pop(key)
+    if extra:
+        meta["extra"] = extra
+    return Annotated[tp, Meta(**meta)]
+
+
+def Id(doc: str, kind: str, **extra: Any) -> Any:
+    return F(str, doc, pattern=ID_PATTERN, kind=kind, **extra)
+
+
+def Ids(doc: str, kind: str, **extra: Any) -> Any:
+    return F(list[Annotated[str, Meta(pattern=ID_PATTERN)]], doc, kind=kind, max_length=200, **extra)
+
+
+def Hexid(doc: str, **extra: Any) -> Any:
+    return F(str, doc, pattern=HEX_PATTERN, kind="hex", **extra)
+
+
+def Loc(doc: str, **extra: Any) -> Any:
+    return F(str, doc, pattern=LOCATION_PATTERN, kind="location", **extra)
+
+
+def Spine(doc: str, **extra: Any) -> Any:
+    """A hexspine: two hexes, both adjacent to the unit's hex and to each other."""
+    return F(Annotated[list[Annotated[str, Meta(pattern=HEX_PATTERN)]], Meta(min_length=2, max_length=2)],
+             doc, kind="hexspine", **extra)
+
+
+def Num(doc: str, low: int = 0, high: int = 999, **extra: Any) -> Any:
+    """An exact number (10.5 stays 10.5): a multiple of 1/64 from `low` to `high`."""
+    return F(Fraction, doc, min=low, max=high, **extra)
+
+
+def Int(doc: str, low: int, high: int, **extra: Any) -> Any:
+    return F(int, doc, ge=low, le=high, **extra)
+
+
+def Text(doc: str) -> Any:
+    return F(str, doc, max_length=TEXT_MAX)
+
+
+class Base(Struct, forbid_unknown_fields=True, kw_only=True, omit_defaults=True):
+    """A mapping of the format: unknown keys are errors."""
+
+
+# --------------------------------------------------------------------------- the situation
+
+
+class Terrain(Base, kw_only=True):
+    terrain: F(TerrainName, "the terrain of the Location", fact="terrain", text=True) = "open ground"
+    tem: Int("its TEM", -5, 10, fact="tem") = 0
+    smoke: Int("Hindrance DRM of SMOKE or an FFE in it (A24, A8.2)", 0, 10, fact="smoke", omit=0) = 0
+
+
+class LineOfSight(Base, kw_only=True):
+    frm: Hexid("the firer's hex") = field(name="from")
+    to: Hexid("the target's hex (exactly one of to, to_hexside)") | None = None
+    to_hexside: F(Annotated[list[Annotated[str, Meta(pattern=HEX_PATTERN)]], Meta(min_length=2, max_length=2)],
+                  "LOS to that entire hexside, as its two hexes (Snap Shot, A8.15)", kind="hexside") | None = None
+    hindrance: Int("total Hindrance DRM along the LOF", 0, 20) = 0
+    hexside_tem: Int("TEM of a hexside of the target Location crossed by the LOF (hedge, wall)", 0, 10) = 0
+    blocked: F(bool, "the LOS is blocked") = False
+    range: Int("the range in hexes (overrides the grid's; needed between boards)", 0, 999) | None = None
+    cliff: F(bool, "the LOF crosses a Cliff (C2.6 EXC, B11.31)") = False
+
+
+class ResidualCounter(Base, kw_only=True):
+    fp: Num("the counter's FP", 0, 99)
+    crest: F(bool, "it lies on the Crest counter of a Depression Location (A8.21)") = False
+
+
+class Moving(Base, kw_only=True):
+    frm: Hexid("the hex it left (the hexside it crossed)", fact="moved_from") | None = field(default=None, name="from")
+    mf_here: Num("MF/MP expended in its current Location so far", 0, 99, fact="mf_here") = Fraction(1)
+    assault: F(bool, "Assault Movement", fact="assault") = False
+    dash: F(bool, "Dash", fact="dash") = False
+    activities: F(list[Activity], "what this MF expenditure does (A8.1, A8.12)", fact="activity",
+                  max_length=8) = []
+    bypass: F(bool, "it moves in Bypass (A8.21)", fact="bypass") = False
+
+
+class AttackedHere(Base, kw_only=True):
+    by: Ids("the units and weapons that made it", "any") = []
+    option: F(Option, "its fire option") = "first_fire"
+    fp: Num("a Residual FP attack's strength", 0, 999) | None = None
+    at_mf: Num("mf_here when it was made (default: now)", 0, 99) | None = None
+    drm: Int("its total DRM (A8.22)", -20, 20) | None = None
+
+
+class Shot(Base, kw_only=True):
+    weapon: Id("one of its own weapons", "weapon")
+    phase: F(Phase, "the phase of the shot (default: the current phase)") | None = None
+    target: Id("the unit fired at", "unit") | None = None
+    known: F(bool, "it was Known (D3.51)") = True
+    case_a: Int("the Case A DRM that shot paid (D3.5)", 0, 20) = 0
+
+
+class Weapon(Base, kw_only=True):
+    id: Id("unique id of the weapon", "id")
+    kind: F(WeaponKind, "the kind of weapon", fact="weapon_kind", text=True)
+    fp: Num("its FP", 0, 999, fact="weapon_fp") = Fraction(0)
+    range: Int("its normal range (absent: not checked)", 0, 999, fact="weapon_range") | None = None
+    rof: Int("its multiple ROF number", 1, 6, fact="weapon_rof") | None = None
+    breakdown: Int("its B#", 2, 12, fact="weapon_breakdown") | None = None
+    fire: F(FireCounter, "its own fire counter", fact="weapon_fire", omit="none") = "none"
+    fire_lane: F(bool, "it laid a Fire Lane in First Fire this MPh", fact="weapon_fire_lane") = False
+    malfunctioned: F(bool, "it is malfunctioned", fact="weapon_malfunctioned") = False
+    # Guns and the Covered Arc (C3, D2.32)
+    ca: F(Annotated[list[Annotated[str, Meta(pattern=HEX_PATTERN)]], Meta(min_length=2, max_length=2)] | Vertical,
+          "a Gun's CA as a hexspine [X2, Y3]; a SW's as its fire set it; up/down: set up/down a stairwell",
+          kind="hexspine") | None = None
+    turret: F(GunTurret, "a non-vehicular Gun: NT (default) or T", fact="turret_type") | None = None
+    calibre: F(str, "calibre in mm, with L or LL: 75, 75L, 88LL", pattern=r"^[1-9][0-9]{0,2}(L|LL)?$",
+               max_length=5) | None = None
+    aa: F(bool, "capable of AA fire (C2.6)", fact="weapon_aa") = False
+    aa_gun: F(bool, "an AA Gun (C2.6)", fact="weapon_aa_gun") = False
+    mount: F(Mount, "how a vehicle's weapon is mounted", fact="weapon_mount") | None = None
+    gun: F(bool, "an INF, RCL or MTR that is a Gun counter, not a SW", fact="weapon_is_gun") = False
+    disabled: F(bool, "a disabled Gun (C3.22)", fact="weapon_disabled") = False
+    acquisition: Loc("it holds Acquisition on that Location (D2.32 EXC)", fact="weapon_acquisition") | None = None
+
+
+class Unit(Base, kw_only=True):
+    id: Id("unique id of the unit", "id")
+    side: F(str, "its side (a free name)", max_length=60, kind="side")
+    type: F(UnitType, "its type", fact="unit_type")
+    counter: F(str, "printed values: MMC FP-range-morale (4-6-7); leader morale and DRM (8-1, 6+1)",
+               max_length=20) | None = None
+    hex: Hexid("its hex")
+    level: Int("its level in the hex", -1, 9) = 0
+    fire: F(FireCounter, "the fire counter on it", fact="unit_fire", omit="none") = "none"
+    status: F(list[Status], "status words", fact="unit_status", max_length=12) = []
+    known: F(bool, "Known to the enemy", fact="unit_known") = True
+    weapons: F(list[Weapon], "SW and Guns it possesses", max_length=20) = []
+    moving: F(Moving, "only on the unit or stack now moving") | None = None
+    attacked_here: F(list[AttackedHere], "attacks already resolved against it in its Location this MPh",
+                     max_length=50) = []
+    directed: Ids("whose fire this leader directed earlier this phase (A7.53)", "any", fact="directed") = []
+    armored: F(bool, "the vehicle is an AFV (A8.222)", fact="vehicle_armored") = False
+    vulnerable_prc: F(bool, "its PRC are vulnerable to Collateral Attack (A8.222)", fact="vulnerable_prc") = False
+    # vehicles and Guns (C3, D2)
+    turret: F(Turret, "a vehicle's turret: T, ST or NT (default)", fact="turret_type") | None = None
+    vca: Spine("the hexspine its hull points to", fact="vehicle_vca") | None = None
+    tca: F(Annotated[list[Annotated[str, Meta(pattern=HEX_PATTERN)]], Meta(min_length=2, max_length=2)]
+           | BypassFacing, "its turret's hexspine; in Bypass a facing", kind="hexspine") | None = None
+    previous_vca: Spine("its VCA at the start of this phase (C5.11)", fact="previous_vca") | None = None
+    bypass: Hexid("in Bypass along the hexside it shares with this hex (D2.32)", fact="bypass_hexside") | None = None
+    bu: F(bool, "Buttoned Up", fact="vehicle_bu") = False
+    ct: F(bool, "closed-topped", fact="vehicle_ct") = False
+    motion: F(bool, "in Motion", fact="vehicle_motion") = False
+    on_road: F(bool, "on a road in its hex (D2.11)", fact="vehicle_on_road") = False
+    motion_attempt: F(bool, "a successful Motion Attempt this phase (D2.401)", fact="motion_attempt") = False
+    opportunity_fire: F(bool, "declared an Opportunity Firer (A7.25)", fact="opportunity_firer") = False
+    entered_from: Hexid("the hex it entered its Location from this Player Turn (C5.51)",
+                        fact="entered_from") | None = None
+    shots: F(list[Shot], "its shots this Player Turn, in order", max_length=20) = []
+
+
+# --------------------------------------------------------------------------- questions
+
+
+class Dice(Base, kw_only=True):
+    original: Int("the total of both dice", 2, 12, fact="q_original") | None = None
+    colored: Int("the colored die", 1, 6, fact="q_colored") | None = None
+
+
+class Attack(Base, kw_only=True):
+    option: F(Option | dict[Annotated[str, Meta(pattern=ID_PATTERN)], Option],
+              "the fire option, or a mapping firer id -> option (a mixed Fire Group)")
+    firers: Ids("units and weapons that fire (none: a Residual FP attack)", "any") = []
+    director: Id("a leader directing the attack", "leader", fact="q_director") | None = None
+    targets: Ids("the unit(s) attacked", "unit", fact="q_target")
+    at: Loc("the Location aimed at (default: the target's, A8.11)", fact="q_at") | None = None
+    hexside: F(Annotated[list[Annotated[str, Meta(pattern=HEX_PATTERN)]], Meta(min_length=2, max_length=2)],
+               "Snap Shot: the hexside crossed, as its two hexes", kind="hexside", fact="q_hexside") | None = None
+    dice: F(Dice, "the IFT DR") | None = None
+    keep_rof: Ids("weapons that keep Multiple ROF", "weapon", fact="q_keep_rof") = []
+    ammo: F(Ammo, "ammunition of a To Kill/ordnance attack", fact="q_ammo", text=True) | None = None
+    hit: F(bool, "ordnance: the To Hit DR hit (default: assumed)") | None = None
+    dud: F(bool, "a Dud resulted (C7.35)", fact="q_dud") = False
+    air_burst: F(bool, "an Air Burst (A8.26 EXC)", fact="q_air_burst") = False
+    collateral: F(bool, "a Collateral Attack (A8.22)", fact="q_collateral") = False
+    spraying: F(list[Annotated[str, Meta(pattern=LOCATION_PATTERN)]],
+                "Spraying Fire: the other Locations affected (A8.24)", kind="location", max_length=4,
+                fact="q_spray") = []
+
+
+class CaseA(Base, kw_only=True):
+    firer: Id("the weapon that fires", "weapon")
+    target: Id("the unit fired at (or at:)", "unit", fact="q_target") | None = None
+    at: Loc("the Location fired at (or target:)", fact="q_at") | None = None
+    pivot: F(bool, "a turret weapon pivots the hull instead (D3.51)", fact="q_pivot") = False
+    gun_duel: F(bool, "part of a Gun Duel (C2.2401)", fact="q_gun_duel") = False
+    at_wall: F(bool, "a BMG fires at a wall hexside (D3.1)", fact="q_at_wall") = False
+
+
+class CaChange(Base, kw_only=True):
+    firer: Id("a Gun/SW weapon, or a vehicle", "any")
+    arc: F(CaArc, "a vehicle's vca (default) or tca", fact="q_arc") | None = None
+    to: F(Annotated[list[Annotated[str, Meta(pattern=HEX_PATTERN)]], Meta(min_length=2, max_length=2)]
+          | BypassFacing, "the hexspine it turns to; a Bypass TCA: a facing", kind="hexspine")
+    when: F(CaWhen, "when the change is made (default end_of_phase)", fact="q_when") | None = None
+
+
+class TargetFacing(Base, kw_only=True):
+    firer: Id("a unit or weapon: its hex is where the LOS starts", "any")
+    target: Id("a vehicle", "unit", fact="q_target")
+    hit: F(Hit, "hull (default) or turret", fact="q_hit") = "hull"
+    dice: F(Dice, "own-hex fire: the To Hit DR's colored die") | None = None
+
+
+class GunElevation(Base, kw_only=True):
+    firer: Id("the weapon that fires", "weapon")
+    target: Id("the unit fired at (or at:)", "unit", fact="q_target") | None = None
+    at: Loc("the Location fired at (or target:)", fact="q_at") | None = None
+
+
+#: Question kinds: the key an `expect` item names its question by, and its type.
+QUESTIONS: dict[str, type[Base]] = {
+    "attack": Attack, "case_a": CaseA, "ca_change": CaChange, "target_facing": TargetFacing,
+    "gun_elevation": GunElevation,
+}
+
+RuleIds = F(list[Annotated[str, Meta(pattern=r"^[A-Za-z0-9][A-Za-z0-9 .,()*'/-]{0,39}$")]],
+            "rule ids that must be among the reasons", max_length=40)
+IdMap = dict[Annotated[str, Meta(pattern=ID_PATTERN)], Any]
+
+
+class AttackAnswer(Base, kw_only=True):
+    verdict: F(Verdict, "allowed, mandatory or forbidden")
+    because: RuleIds = []
+    fp: Num("firepower after every modification", 0, 9999) | None = None
+    ift_column: F(IftColumn, "the IFT column") | None = None
+    drm: Int("total DRM", -30, 30) | None = None
+    breakdown: F(dict[Annotated[str, Meta(pattern=ID_PATTERN)], Annotated[int, Meta(ge=2, le=12)]],
+                 "B# in force for that shot, by weapon", kind="weapon") | None = None
+    leader_direction: F(bool, "the director's DRM applies") | None = None
+    residual_fp: Num("Residual FP left in the target Location", 0, 999) | None = None
+    after: F(dict[Annotated[str, Meta(pattern=ID_PATTERN)], FireCounter], "fire counters afterwards",
+             kind="any") | None = None
+    fpf_nmc_dr: Int("FPF: Final DR of the firers' NMC", -10, 30) | None = None
+    firer_status: F(dict[Annotated[str, Meta(pattern=ID_PATTERN)], FirerStatus], "what that NMC does",
+                    kind="unit") | None = None
+
+
+class CaseAAnswer(Base, kw_only=True):
+    verdict: F(Verdict, "allowed, mandatory or forbidden")
+    because: RuleIds = []
+    drm: Int("the Case A DRM", -30, 30) | None = None
+    in_ca: F(bool, "the target is in CA as things stand") | None = None
+    hexspines: Int("hexspines the CA turns", 0, 6) | None = None
+    facings: Int("in Bypass: TCA facing changes", 0, 6) | None = None
+    rof: Int("an NT Gun's ROF for this shot", 0, 6) | None = None
+    intensive_fire: F(bool, "marked IF after the shot") | None = None
+    bog_checks: Int("Bog Checks before a VCA change (D2.11)", 0, 12) | None = None
+
+
+class CaChangeAnswer(Base, kw_only=True):
+    verdict: F(Verdict, "allowed, mandatory or forbidden")
+    because: RuleIds = []
+    hexspines: Int("hexspines turned", 0, 6) | None = None
+    facings: Int("Bypass TCA facings turned", 0, 6) | None = None
+    bog_checks: Int("Bog Checks", 0, 12) | None = None
+    mp: Int("MP a VCA change costs", 0, 99) | None = None
+    no_movement: F(bool, "the change bars movement for the rest of the Player Turn (C3.22)") | None = None
+
+
+class TargetFacingAnswer(Base, kw_only=True):
+    verdict: F(Verdict, "allowed, mandatory or forbidden")
+    because: RuleIds = []
+    facing: F(Facing | list[Facing], "the facing hit; a list along a hexspine") | None = None
+
+
+class GunElevationAnswer(Base, kw_only=True):
+    verdict: F(Verdict, "allowed, mandatory or forbidden")
+    because: RuleIds = []
+    range: Int("range", 0, 999) | None = None
+    elevation_difference: Int("elevation difference", -20, 20) | None = None
+
+
+#: The answer fields each question kind may state.
+ANSWERS: dict[str, type[Base]] = {
+    "attack": AttackAnswer, "case_a": CaseAAnswer, "ca_change": CaChangeAnswer,
+    "target_facing": TargetFacingAnswer, "gun_elevation": GunElevationAnswer,
+}
+
+#: How an answer field the KB's answer does not mention reads (a keyed field: per key).
+ABSENT: dict[str, Any] = {
+    "residual_fp": Fraction(0), "after": "none", "firer_status": "no_effect", "leader_direction": False,
+    "in_ca": False, "intensive_fire": False, "no_movement": False,
+}
+
+
+class Readings(Base, kw_only=True):
+    a7353: F(Literal["permissive", "restrictive"],
+             "does A7.353's 'vs adjacent units' limit only Final Fire, or SFF/FPF too?") = "permissive"
+    residual_half: F(Literal["highest_column", "exact_half"],
+                     "the half of the 6 and 20 columns (asl-basics.md)") = "highest_column"
+    pinned_halving: F(Literal["separate", "area_fire"], "is a pinned firer's halving its Area Fire halving?") \
+        = "separate"
+    adjacent_levels: F(Literal["one_level", "same_level"],
+                       "how many levels apart two ADJACENT Locations may be (A.8)") = "one_level"
+    bypass_side_ca: F(Literal["one_change", "with_side"],
+                      "Case A within a pre-existing side TCA in Bypass (D2.32)") = "one_change"
+
+
+class Situation(Base, kw_only=True):
+    format: F(Literal["aslrules/1"], "optional marker") = FORMAT
+    title: Text("free text") = ""
+    source: Text("where it comes from") = ""
+    phase: F(Phase, "the ATTACKER's phase") = "MPh"
+    attacker: F(str, "the side whose Player Turn it is", max_length=60)
+    readings: F(Readings, "named readings of unsettled or disputed rules") = msgspec.field(default_factory=Readings)
+    locations: F(dict[Annotated[str, Meta(pattern=LOCATION_PATTERN)], Terrain],
+                 "terrain of the Locations that matter (default open ground)", kind="location") = {}
+    lines_of_sight: F(list[LineOfSight], "lines of sight that are not clear", max_length=2000) = []
+    residual_fp: F(dict[Annotated[str, Meta(pattern=LOCATION_PATTERN)], Any],
+                   "Residual FP counters now on the map: a number, or {fp: N, crest: true}", kind="location",
+                   json={"type": "object", "additionalProperties": {"anyOf": [
+                       {"type": "number", "minimum": 0, "maximum": 99, "multipleOf": 1 / 64},
+                       {"$ref": "#/$defs/ResidualCounter"}]}}) = {}
+    fire_lane_residual: F(dict[Annotated[str, Meta(pattern=LOCATION_PATTERN)], Annotated[Fraction, Meta(extra={
+        "min": 0, "max": 99})]], "Fire Lane Residual FP in a Location (A9.22)", kind="location") = {}
+    units: F(list[Unit], "the units on the map", max_length=2000) = []
+    expect: F(list[Any], "questions with the answers a source states", max_length=500) = []
+
+
+# --------------------------------------------------------------------------- JSON Schema
+
+
+def _schema_hook(tp: Any) -> dict[str, Any]:
+    if tp is Fraction:
+        return {"type": "number", "multipleOf": 1 / SCALE}
+    raise NotImplementedError
+
+
+def json_schema() -> dict[str, Any]:
+    """The format as JSON Schema (2020-12), for editors: the situation, and each question kind's
+    `expect` item as one alternative (the question key and its answer fields)."""
+    types = [Situation, ResidualCounter, *QUESTIONS.values(), *ANSWERS.values()]
+    schemas, components = msgspec.json.schema_components(types, schema_hook=_schema_hook,
+                                                        ref_template="#/$defs/{name}")
+    top = components[Situation.__name__]
+    alternatives = []
+    for kind, answer in ANSWERS.items():
+        item = dict(components[answer.__name__])
+        item["properties"] = {kind: {"$ref": f"#/$defs/{QUESTIONS[kind].__name__}"}, **item["properties"]}
+        item["required"] = [kind, *item.get("required", [])]
+        item["additionalProperties"] = False
+        item["title"] = f"{kind} question"
+        alternatives.append(item)
+        components.pop(answer.__name__)
+    top["properties"]["expect"] = {"type": "array", "description": "questions with the answers a source states",
+                                   "items": {"oneOf": alternatives}}
+    for c in components.values():
+        c.setdefault("additionalProperties", False)
+    components.pop(Situation.__name__)
+    return {"$schema": "https://json-schema.org/draft/2020-12/schema", "$id": "aslrules/1",
+            "title": "aslrules situation or case (format aslrules/1)", **top, "$defs": components}
