@@ -387,8 +387,8 @@ class Document:
             return [self.as_written(v, _member_type(tp, i), path + (i,)) for i, v in enumerate(value)]
         if isinstance(value, str) or value is None and path not in self.texts:
             return value
-        accepts = {_unwrap(o)[0] for o in _options(tp)}
-        own = {bool: {bool}, int: {int, Fraction}, Fraction: {Fraction}, type(None): {type(None)}}[type(value)]
+        accepts = _accepts(tp)
+        own = _OWN[type(value)]
         if str in accepts and not accepts & own and path in self.texts:
             return self.texts[path]
         return value
@@ -441,6 +441,14 @@ class Document:
 
 # --------------------------------------------------------------------------- schema introspection
 
+_OWN = {bool: {bool}, int: {int, Fraction}, Fraction: {Fraction}, type(None): {type(None)}}
+
+
+@lru_cache(maxsize=1024)
+def _accepts(tp: Any) -> frozenset:
+    return frozenset(_options(tp))
+
+
 
 def _unwrap(tp: Any) -> tuple[Any, dict[str, Any], dict[str, Any]]:
     """A type without Annotated: (type, msgspec constraints, extra metadata)."""
@@ -460,6 +468,7 @@ def _unwrap(tp: Any) -> tuple[Any, dict[str, Any], dict[str, Any]]:
     return tp, constraints, extra
 
 
+@lru_cache(maxsize=1024)
 def _options(tp: Any) -> list[Any]:
     """The alternatives of a union, nested and annotated ones flattened (or the type itself)."""
     return [inner for inner, _, _ in _flat(tp, {})]
@@ -493,17 +502,56 @@ def _keys(tp: Any) -> list[str]:
 
 
 def _member_type(tp: Any, step: Any) -> Any:
+    """The declared type of a field (str step), list item or mapping value (int step) of `tp`."""
+    try:
+        return _member_type_cached(tp, 0 if isinstance(step, int) else step if step in _field_names() else None)
+    except TypeError:  # an unhashable type: not from the schema
+        return Any
+
+
+_STRUCTS = frozenset(v for v in vars(S).values() if isinstance(v, type) and issubclass(v, msgspec.Struct))
+
+
+@lru_cache(maxsize=None)
+def _walk_plan(cls: type) -> tuple[tuple[str, str, Any, dict[str, Any]], ...]:
+    """The fields of a Struct the checks must look at: those with a `kind`, an exact number, or
+    values inside (a flag, a whole number or a word was checked by msgspec already)."""
+    import typing
+
+    def deep(tp: Any) -> bool:
+        import typing
+
+        for inner, _, extra in _flat(tp, {}):
+            if extra.get("kind") or inner is Fraction or inner is Any or inner in _STRUCTS:
+                return True
+            if typing.get_origin(inner) in (list, dict) and any(deep(a) for a in typing.get_args(inner)):
+                return True
+        return False
+
+    return tuple((encoded, attr, tp, extra) for encoded, (attr, tp, extra) in struct_fields(cls).items()
+                 if extra.get("kind") or deep(tp) or any(typing.get_origin(i) is list for i in _options(tp)))
+
+
+@lru_cache(maxsize=1)
+def _field_names() -> frozenset[str]:
+    """Every field name of the schema (other keys are a mapping's own: ids, Locations)."""
+    structs = [v for v in vars(S).values() if isinstance(v, type) and issubclass(v, msgspec.Struct)]
+    return frozenset(name for cls in structs for name in cls.__struct_encode_fields__)
+
+
+@lru_cache(maxsize=4096)
+def _member_type_cached(tp: Any, step: Any) -> Any:
     import typing
 
     for option in _options(tp):
-        if isinstance(option, type) and issubclass(option, msgspec.Struct) and isinstance(step, str):
+        if isinstance(option, type) and issubclass(option, msgspec.Struct) and isinstance(step, str) and step:
             found = struct_fields(option).get(step)
             if found:
                 return found[1]
         origin = typing.get_origin(option)
         if origin is list and isinstance(step, int):
             return typing.get_args(option)[0]
-        if origin is dict and isinstance(step, str):
+        if origin is dict and not isinstance(step, int):
             return typing.get_args(option)[1]
     return Any
 
@@ -519,6 +567,17 @@ def describe(tp: Any) -> str:
 
 def _flat(tp: Any, outer: dict[str, Any]) -> list[tuple[Any, dict[str, Any], dict[str, Any]]]:
     """The alternatives of a (nested, annotated) union: (type, constraints, metadata)."""
+    if not outer:
+        return _flat_cached(tp)
+    return _flat_uncached(tp, outer)
+
+
+@lru_cache(maxsize=1024)
+def _flat_cached(tp: Any) -> list[tuple[Any, dict[str, Any], dict[str, Any]]]:
+    return _flat_uncached(tp, {})
+
+
+def _flat_uncached(tp: Any, outer: dict[str, Any]) -> list[tuple[Any, dict[str, Any], dict[str, Any]]]:
     import types
     import typing
 
@@ -609,14 +668,14 @@ class _Checker:
 
     def walk(self, obj: Any, path: tuple) -> None:
         """Check every field of a Struct by its metadata, and recurse."""
-        for encoded, (attr, tp, extra) in struct_fields(type(obj)).items():
+        for encoded, attr, tp, extra in _walk_plan(type(obj)):
             value = getattr(obj, attr)
             if value is None:
                 continue
             self.check_value(value, path + (encoded,), extra, tp)
 
     def check_value(self, value: Any, path: tuple, extra: dict[str, Any], tp: Any) -> None:
-        if isinstance(value, msgspec.Struct):
+        if type(value) in _STRUCTS:
             self.walk(value, path)
             return
         kind = extra.get("kind")
@@ -624,7 +683,7 @@ class _Checker:
             self.number(value, path, extra)
         elif isinstance(value, list):
             for i, item in enumerate(value):
-                if isinstance(item, msgspec.Struct):
+                if type(item) in _STRUCTS:
                     self.walk(item, path + (i,))
                 elif kind in ("hexspine", "hexside"):
                     self.hex(item, path + (i,))
@@ -644,7 +703,7 @@ class _Checker:
                     self.location(key, path + (key,), key=True)
                 elif kind in ("unit", "weapon", "any"):
                     self.refs.append((path + (key,), key, kind))
-                if isinstance(item, msgspec.Struct):
+                if type(item) in _STRUCTS:
                     self.walk(item, path + (key,))
                 elif isinstance(item, Fraction):
                     self.number(item, path + (key,), {"min": 0, "max": 99})
