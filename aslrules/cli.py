@@ -1,20 +1,31 @@
-"""Command line: `aslrules ask FILE` and `aslrules check FILE|DIR...`."""
+"""Command line: `aslrules ask FILE`, `aslrules check FILE|DIR...`, `aslrules schema`.
+
+Exit codes: 0 done (every expectation holds), 1 an expectation failed, 2 input that cannot be
+read (one line `file:line: field.path: expected ...`), 130 interrupted.  The solver is
+imported only by the commands that need it: `--version` and `schema` start in a few ms.
+"""
 
 from __future__ import annotations
 
 import argparse
 import json
 import logging
+import re
 import sys
 from collections.abc import Sequence
 
 from . import __version__
-from .core import ask, check_files, iter_case_files
 from .errors import InputError
-from .loader import load_file
-from .render import answer_lines, outcome_lines
 
 log = logging.getLogger("aslrules")
+
+_CONTROL = re.compile(r"[\x00-\x08\x0b-\x1f\x7f-\x9f\u2028\u2029\u202a-\u202e\u2066-\u2069]")
+
+
+def printable(text: str) -> str:
+    """User text as it may reach a terminal: control characters (escape sequences, bidi
+    overrides) shown as escapes, never acted on."""
+    return _CONTROL.sub(lambda m: m.group().encode("unicode_escape").decode("ascii"), text)
 
 
 def _parser() -> argparse.ArgumentParser:
@@ -35,6 +46,11 @@ def _parser() -> argparse.ArgumentParser:
     c.add_argument("--format", choices=("text", "json"), default="text")
     c.add_argument("-j", "--jobs", type=_jobs, metavar="N",
                    help="worker processes for the batches of 100 cases (default: one per CPU, at most 4)")
+    s = sub.add_parser("schema", help="print the situation format as JSON Schema (for editors), or its reference",
+                       description="Print the situation and case format (aslrules/1) as JSON Schema, for an "
+                       "editor's completion and checks; --format markdown prints the field reference of "
+                       "docs/format.md. Example: aslrules schema > aslrules.schema.json")
+    s.add_argument("--format", choices=("json", "markdown"), default="json")
     return p
 
 
@@ -54,6 +70,10 @@ LISTING_HINT_UNITS = 100
 
 
 def _cmd_ask(args: argparse.Namespace) -> int:
+    from .core import ask
+    from .loader import load_file
+    from .render import answer_lines
+
     sit = load_file(args.file)
     if not sit.expect and args.firer is None and len(sit.units) >= LISTING_HINT_UNITS:
         print(f"aslrules: listing every fire option of {len(sit.units)} units may take a while; "
@@ -71,21 +91,28 @@ def _cmd_ask(args: argparse.Namespace) -> int:
                   sys.stdout, indent=2)
         print()
         return 0
-    print(f"{args.file}: {sit.title}" if sit.title else args.file)
+    out = [f"{args.file}: {sit.title}" if sit.title else args.file]
     if not answers and sit.expect:
-        print(f"  no question in which {args.firer} fires")
+        out.append(f"  no question in which {args.firer} fires")
     elif not answers:
-        print("  no fire options: no DEFENDER unit, or nothing to fire at")
+        out.append("  no fire options: no DEFENDER unit, or nothing to fire at")
     for a in answers:
-        print("\n".join(answer_lines(a, indent="  ")))
+        out.extend(answer_lines(a, indent="  "))
+    print("\n".join(printable(line) for line in out))
     return 0
 
 
 def _cmd_check(args: argparse.Namespace) -> int:
-    files = iter_case_files(args.paths)
-    if not files:
-        raise InputError(" ".join(args.paths), None, "", "a case file or a directory holding *.yaml cases")
+    from .core import check_files
+    from .loader import case_files
+    from .render import outcome_lines
+
+    files = case_files(args.paths)
     report = check_files(files, workers=args.jobs)
+    if report.passed + report.failed == 0:
+        raise InputError(" ".join(args.paths), None, "expect",
+                         "cases with expectations to check (a situation without `expect:` is answered by "
+                         "`aslrules ask`)")
     if args.format == "json":
         json.dump({"passed": report.passed, "failed": report.failed, "failures": [
             {"file": o.situation.path, "line": o.expectation.line, "index": o.index,
@@ -94,20 +121,39 @@ def _cmd_check(args: argparse.Namespace) -> int:
              "answer": o.answer.as_dict()} for o in report.failures]}, sys.stdout, indent=2)
         print()
     else:
-        for o in report.failures:
-            print("\n".join(outcome_lines(o)))
-        print(f"{report.passed} passed, {report.failed} failed")
+        lines = [line for o in report.failures for line in outcome_lines(o)]
+        lines.append(f"{report.passed} passed, {report.failed} failed")
+        print("\n".join(printable(line) for line in lines))
     return 0 if report.failed == 0 else 1
+
+
+def _cmd_schema(args: argparse.Namespace) -> int:
+    if args.format == "markdown":
+        from .reference import markdown
+
+        print(markdown())
+    else:
+        from .schema import json_schema
+
+        json.dump(json_schema(), sys.stdout, indent=2)
+        print()
+    return 0
+
+
+_COMMANDS = {"ask": _cmd_ask, "check": _cmd_check, "schema": _cmd_schema}
 
 
 def main(argv: Sequence[str] | None = None) -> int:
     args = _parser().parse_args(argv)
     logging.basicConfig(level=logging.INFO if args.verbose else logging.WARNING, format="%(name)s: %(message)s")
     try:
-        return _cmd_ask(args) if args.command == "ask" else _cmd_check(args)
+        return _COMMANDS[args.command](args)
     except InputError as e:
-        print(f"aslrules: error: {e}", file=sys.stderr)
+        print(f"aslrules: error: {printable(str(e))}", file=sys.stderr)
         return 2
+    except KeyboardInterrupt:
+        print("aslrules: interrupted", file=sys.stderr)
+        return 130
     except BrokenPipeError:
         return 0
 

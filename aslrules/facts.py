@@ -202,10 +202,11 @@ def _unit_facts(fb: FactBuilder, u: S.Unit, phase: str) -> None:
         elif w.ca is not None:
             fb.add("weapon_ca_vertical", wid, const(w.ca))
         if w.calibre is not None:
-            digits = w.calibre.rstrip("L")
+            calibre = str(w.calibre)
+            digits = calibre.rstrip("L")
             fb.add("weapon_calibre", wid, Number(int(digits)))
-            if len(digits) < len(w.calibre):
-                fb.add("weapon_barrel", wid, const(w.calibre[len(digits):]))
+            if len(digits) < len(calibre):
+                fb.add("weapon_barrel", wid, const(calibre[len(digits):]))
     if u.moving is not None:
         fb.add("moving", uid)
         fb.fields(u.moving, uid)

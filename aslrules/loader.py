@@ -556,11 +556,12 @@ def _member_type_cached(tp: Any, step: Any) -> Any:
     return Any
 
 
-def describe(tp: Any) -> str:
-    """What a value of this schema type looks like, in the words of an error message."""
+def describe(tp: Any, brief: bool = False) -> str:
+    """What a value of this schema type looks like, in the words of an error message (`brief`: a
+    mapping of the format is named, not listed, as in the field reference)."""
     import typing
 
-    parts = [_describe_one(inner, constraints, extra, typing) for inner, constraints, extra in _flat(tp, {})
+    parts = [_describe_one(inner, constraints, extra, typing, brief) for inner, constraints, extra in _flat(tp, {})
              if inner is not type(None)]
     return " or ".join(dict.fromkeys(parts)) or "a value"
 
@@ -588,7 +589,8 @@ def _flat_uncached(tp: Any, outer: dict[str, Any]) -> list[tuple[Any, dict[str, 
     return [(inner, constraints, extra)]
 
 
-def _describe_one(inner: Any, constraints: dict[str, Any], extra: dict[str, Any], typing: Any) -> str:
+def _describe_one(inner: Any, constraints: dict[str, Any], extra: dict[str, Any], typing: Any,
+                  brief: bool = False) -> str:
     kind = extra.get("kind")
     if kind == "hex":
         return _HEX_FORM
@@ -614,15 +616,19 @@ def _describe_one(inner: Any, constraints: dict[str, Any], extra: dict[str, Any]
         if kind == "side":
             return "a side name of letters, digits, '-' and '_'"
         if "pattern" in constraints and "L|LL" in constraints["pattern"]:
-            return "a calibre in mm like 75, 75L, 37LL or 20L"
+            return "a calibre in mm like 75L, 37LL or 20L"
         if "pattern" in constraints and "A-Za-z0-9][" in constraints["pattern"]:
             return "a rule id like A8.312"
         return f"a text of at most {constraints.get('max_length', S.TEXT_MAX)} characters"
     if isinstance(inner, type) and issubclass(inner, msgspec.Struct):
+        if brief:
+            return f"a mapping ({inner.__name__})"
         return "a mapping with the keys " + ", ".join(struct_fields(inner))
+    if inner is Any and extra.get("description"):
+        return extra["description"]
     origin = typing.get_origin(inner)
     if origin is list:
-        item = describe(typing.get_args(inner)[0])
+        item = describe(typing.get_args(inner)[0], brief)
         if kind == "hexspine":
             return "a hexspine: two hexes like [X3, Y3], both adjacent to the unit's hex"
         if kind == "hexside":
@@ -630,7 +636,12 @@ def _describe_one(inner: Any, constraints: dict[str, Any], extra: dict[str, Any]
         n = constraints.get("max_length")
         return f"a list of {item}" + (f" (at most {n})" if n else "")
     if origin is dict:
-        return f"a mapping of {describe(typing.get_args(inner)[0])} -> {describe(typing.get_args(inner)[1])}"
+        key_type, value_type = typing.get_args(inner)
+        key = _LOCATION_FORM if kind == "location" else describe(key_type, brief)
+        if kind in ("unit", "weapon", "any"):
+            key = f"a {'unit or weapon' if kind == 'any' else kind} id"
+        value = extra.get("description", "") if value_type is Any else describe(value_type, brief)
+        return f"a mapping of {key} -> {value}"
     return "a value"
 
 
@@ -1030,3 +1041,32 @@ def _article(word: str) -> str:
 
 def _and(items: list[str]) -> str:
     return items[0] if len(items) == 1 else ", ".join(items[:-1]) + " and " + items[-1]
+
+
+# --------------------------------------------------------------------------- files to check
+
+CASE_SUFFIXES = (".yaml", ".yml")
+
+
+def case_files(paths: list[str] | tuple[str, ...]) -> list[str]:
+    """The case files named, directories expanded into their *.yaml / *.yml files (any case of the
+    suffix), sorted; a directory that cannot be read, or names nothing, is an InputError."""
+    files: list[str] = []
+    for p in paths:
+        if not os.path.isdir(p):
+            files.append(p)  # load_file says what is wrong with it, if anything
+            continue
+        found: list[str] = []
+
+        def unreadable(error: OSError) -> NoReturn:
+            raise InputError(error.filename or p, None, "", "a readable directory", error.strerror or str(error))
+
+        for folder, dirs, names in os.walk(p, onerror=unreadable):
+            dirs.sort()
+            found.extend(os.path.join(folder, n) for n in names if n.lower().endswith(CASE_SUFFIXES))
+        if not found:
+            raise InputError(p, None, "", "a case file or a directory holding *.yaml cases", "no *.yaml file")
+        files.extend(sorted(found))
+    if not files:
+        raise InputError(" ".join(paths), None, "", "a case file or a directory holding *.yaml cases")
+    return files

@@ -160,7 +160,7 @@ class ResidualCounter(Base, kw_only=True):
 
 class Moving(Base, kw_only=True):
     frm: Hexid("the hex it left (the hexside it crossed)", fact="moved_from") | None = field(default=None, name="from")
-    mf_here: Num("MF/MP expended in its current Location so far", 0, 99, fact="mf_here") = Fraction(1)
+    mf_here: Num("MF/MP expended in its current Location so far", 0, 99, fact="mf_here") = 1
     assault: F(bool, "Assault Movement", fact="assault") = False
     dash: F(bool, "Dash", fact="dash") = False
     activities: F(list[Activity], "what this MF expenditure does (A8.1, A8.12)", fact="activity",
@@ -187,7 +187,7 @@ class Shot(Base, kw_only=True):
 class Weapon(Base, kw_only=True):
     id: Id("unique id of the weapon", "id")
     kind: F(WeaponKind, "the kind of weapon", fact="weapon_kind", text=True)
-    fp: Num("its FP", 0, 999, fact="weapon_fp") = Fraction(0)
+    fp: Num("its FP", 0, 999, fact="weapon_fp") = 0
     range: Int("its normal range (absent: not checked)", 0, 999, fact="weapon_range") | None = None
     rof: Int("its multiple ROF number", 1, 6, fact="weapon_rof") | None = None
     breakdown: Int("its B#", 2, 12, fact="weapon_breakdown") | None = None
@@ -199,8 +199,8 @@ class Weapon(Base, kw_only=True):
           "a Gun's CA as a hexspine [X2, Y3]; a SW's as its fire set it; up/down: set up/down a stairwell",
           kind="hexspine") | None = None
     turret: F(GunTurret, "a non-vehicular Gun: NT (default) or T", fact="turret_type") | None = None
-    calibre: F(str, "calibre in mm, with L or LL: 75, 75L, 88LL", pattern=r"^[1-9][0-9]{0,2}(L|LL)?$",
-               max_length=5) | None = None
+    calibre: F(Annotated[int, Meta(ge=1, le=999)] | Annotated[str, Meta(pattern=r"^[1-9][0-9]{0,2}(L|LL)?$")],
+               "calibre in mm, with L or LL: 75, 75L, 88LL") | None = None
     aa: F(bool, "capable of AA fire (C2.6)", fact="weapon_aa") = False
     aa_gun: F(bool, "an AA Gun (C2.6)", fact="weapon_aa_gun") = False
     mount: F(Mount, "how a vehicle's weapon is mounted", fact="weapon_mount") | None = None
@@ -411,7 +411,8 @@ class Situation(Base, kw_only=True):
     fire_lane_residual: F(dict[Annotated[str, Meta(pattern=LOCATION_PATTERN)], Annotated[Fraction, Meta(extra={
         "min": 0, "max": 99})]], "Fire Lane Residual FP in a Location (A9.22)", kind="location") = {}
     units: F(list[Unit], "the units on the map", max_length=2000) = []
-    expect: F(list[Any], "questions with the answers a source states", max_length=500) = []
+    expect: F(list[Annotated[Any, Meta(description="expect items: one question key and its answer fields")]],
+              "questions with the answers a source states", max_length=500) = []
 
 
 # --------------------------------------------------------------------------- JSON Schema
