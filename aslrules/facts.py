@@ -252,9 +252,8 @@ def question_facts(fb: FactBuilder, qid: Symbol, exp: Expectation) -> None:
             fb.add("caq_to", qid, fb.hex(q.to[0]), fb.hex(q.to[1]))
         else:
             fb.add("caq_to_facing", qid, const(q.to))
-    if exp.kind == "target_facing":
-        if q.dice is not None and q.dice.colored is not None:
-            fb.add("caq_colored", qid, Number(q.dice.colored))
+    if exp.kind == "target_facing" and q.dice is not None and q.dice.colored is not None:
+        fb.add("caq_colored", qid, Number(q.dice.colored))
 
 
 def iter_symbols(fb: FactBuilder) -> Iterator[Symbol]:

@@ -23,7 +23,7 @@ import re
 import stat
 from dataclasses import dataclass, field
 from fractions import Fraction
-from functools import lru_cache
+from functools import cache, lru_cache
 from typing import Any, NoReturn
 
 import msgspec
@@ -34,7 +34,7 @@ from . import schema as S
 from .errors import InputError
 from .model import Counter, Expectation, Hex, Location, Situation
 
-__all__ = ["load_file", "load_text", "parse_hex", "parse_location", "parse_counter"]
+__all__ = ["load_file", "load_text", "parse_counter", "parse_hex", "parse_location"]
 
 MAX_BYTES = 1 << 20  # 1 MiB
 MAX_NODES = 20_000  # YAML values, aliases counted each time they are used
@@ -89,7 +89,6 @@ def parse_location(text: str) -> Location:
 _MMC_RE = re.compile(r"([1-9][0-9]?)-([1-9][0-9]?)-([1-9][0-9]?)")
 _LEADER_RE = re.compile(r"([1-9][0-9]?)([+-])([0-9])")
 _MMC_TYPES = ("squad", "half_squad", "crew", "hero")
-_COUNTER_REQUIRED = ("squad", "half_squad", "crew", "leader", "hero")
 
 
 @lru_cache(maxsize=1 << 10)
@@ -346,7 +345,7 @@ def _dec_hook(tp: type, obj: Any) -> Any:
     raise ValueError("not a number")
 
 
-_ERROR_RE = re.compile(r"(.*?)(?: - at (?:`key` in )?`\$(.*)`)?", re.S)
+_ERROR_RE = re.compile(r"(.*?)(?: - at (?:`key` in )?`\$(.*)`)?", re.DOTALL)
 _PATH_TOKEN_RE = re.compile(r"\.([^.\[]+)|\[(\d+|\.\.\.)\]")
 
 
@@ -405,9 +404,7 @@ class Document:
                 self._find_in_mapping(at, at_type, path)
                 self.fail(path, describe(at_type), _got(at))
             step: Any = int(index) if index else name
-            if isinstance(at, list) and isinstance(step, int) and step < len(at):
-                at = at[step]
-            elif isinstance(at, dict) and step in at:
+            if isinstance(at, list) and isinstance(step, int) and step < len(at) or isinstance(at, dict) and step in at:
                 at = at[step]
             else:
                 at = None
@@ -474,7 +471,7 @@ def _options(tp: Any) -> list[Any]:
     return [inner for inner, _, _ in _flat(tp, {})]
 
 
-@lru_cache(maxsize=None)
+@cache
 def struct_fields(cls: type) -> dict[str, tuple[str, Any, dict[str, Any]]]:
     """A Struct's fields by their name in the file: (attribute, type, extra metadata)."""
     hints = _hints(cls)
@@ -512,7 +509,7 @@ def _member_type(tp: Any, step: Any) -> Any:
 _STRUCTS = frozenset(v for v in vars(S).values() if isinstance(v, type) and issubclass(v, msgspec.Struct))
 
 
-@lru_cache(maxsize=None)
+@cache
 def _walk_plan(cls: type) -> tuple[tuple[str, str, Any, dict[str, Any]], ...]:
     """The fields of a Struct the checks must look at: those with a `kind`, an exact number, or
     values inside (a flag, a whole number or a word was checked by msgspec already)."""
@@ -656,10 +653,6 @@ class _Defined:
     path: tuple
 
 
-#: Fields allowed only on some units or weapons: field -> (owner test, what the message says).
-_VEHICLE_ONLY = ("turret", "vca", "tca", "previous_vca", "bypass", "bu", "ct", "motion", "on_road",
-                 "motion_attempt", "armored", "vulnerable_prc")
-_GUN_KINDS = ("INF", "RCL", "MTR")
 
 
 class _Checker:
@@ -736,9 +729,9 @@ class _Checker:
     def number(self, value: Fraction, path: tuple, extra: dict[str, Any]) -> None:
         low, high = extra.get("min", 0), extra.get("max", 999)
         if not low <= value <= high:
-            self.doc.fail(path, f"a number from {low} to {high} (like 4 or 1.5)", _fmt(value))
+            self.doc.fail(path, f"a number from {low} to {high} (like 4 or 1.5)", self.doc.texts.get(path, _fmt(value)))
         if (value * S.SCALE).denominator != 1:
-            self.doc.fail(path, f"a multiple of 1/{S.SCALE} (like 10.5 or 0.25)", _fmt(value))
+            self.doc.fail(path, f"a multiple of 1/{S.SCALE} (like 10.5 or 0.25)", self.doc.texts.get(path, _fmt(value)))
 
     def hex(self, text: str, path: tuple) -> None:
         try:
@@ -780,13 +773,9 @@ class _Checker:
 
     def unit(self, unit: S.Unit, path: tuple) -> None:
         self.define(unit.id, path + ("id",), "unit", unit.type, unit.side)
-        for key in _VEHICLE_ONLY:
-            if unit.type != "vehicle" and _given(unit, key):
-                self.doc.fail(path + (key,), f"'{key}' only on a vehicle", unit.type, key=True)
-        if unit.directed and unit.type != "leader":
-            self.doc.fail(path + ("directed",), "'directed' only on a leader", unit.type, key=True)
+        self.only(unit, unit.type, path)
         if unit.counter is None:
-            if unit.type in _COUNTER_REQUIRED:
+            if unit.type in S.COUNTER_REQUIRED:
                 self.doc.fail(path + ("counter",), f"a field 'counter' (required for a {unit.type})")
         else:
             try:
@@ -817,9 +806,7 @@ class _Checker:
                                   "(a vehicle's weapons use its vca/tca)", key=True)
             if weapon.mount is not None and not vehicle:
                 self.doc.fail(wpath + ("mount",), "'mount' only on a vehicle's weapon", unit.type, key=True)
-            if weapon.gun and weapon.kind not in _GUN_KINDS:
-                self.doc.fail(wpath + ("gun",), f"'gun' only on a weapon of kind {', '.join(_GUN_KINDS)}",
-                              weapon.kind, key=True)
+            self.only(weapon, weapon.kind, wpath)
             if isinstance(weapon.ca, list):
                 for k, h in enumerate(weapon.ca):
                     self.hex(h, wpath + ("ca", k))
@@ -835,6 +822,15 @@ class _Checker:
             if unit.id in attack.by:
                 self.doc.fail(path + ("attacked_here", k, "by", attack.by.index(unit.id)),
                               "the units and weapons that attacked it (not the unit itself)", unit.id)
+
+    def only(self, obj: Any, owner: str, path: tuple) -> None:
+        """Fields the schema allows only on some unit types or weapon kinds (`only`)."""
+        for encoded, (attr, _, extra) in struct_fields(type(obj)).items():
+            only = extra.get("only")
+            if only is not None and owner not in (only if isinstance(only, tuple) else (only,)) \
+                    and _given(obj, encoded):
+                what = f"a {only}" if isinstance(only, str) else f"a weapon of kind {', '.join(only)}"
+                self.doc.fail(path + (encoded,), f"'{encoded}' only on {what}", owner, key=True)
 
     def define(self, ident: str, path: tuple, kind: str, unit_type: str, side: str) -> None:
         first = self.defined.get(ident)
@@ -1027,7 +1023,7 @@ def _given(obj: Any, key: str) -> bool:
     return getattr(obj, attr) != _defaults(type(obj))[attr]
 
 
-@lru_cache(maxsize=None)
+@cache
 def _defaults(cls: type) -> dict[str, Any]:
     out = {}
     for f in msgspec.structs.fields(cls):
@@ -1048,6 +1044,10 @@ def _and(items: list[str]) -> str:
 CASE_SUFFIXES = (".yaml", ".yml")
 
 
+def _unreadable(error: OSError) -> NoReturn:
+    raise InputError(error.filename or "", None, "", "a readable directory", error.strerror or str(error))
+
+
 def case_files(paths: list[str] | tuple[str, ...]) -> list[str]:
     """The case files named, directories expanded into their *.yaml / *.yml files (any case of the
     suffix), sorted; a directory that cannot be read, or names nothing, is an InputError."""
@@ -1057,11 +1057,7 @@ def case_files(paths: list[str] | tuple[str, ...]) -> list[str]:
             files.append(p)  # load_file says what is wrong with it, if anything
             continue
         found: list[str] = []
-
-        def unreadable(error: OSError) -> NoReturn:
-            raise InputError(error.filename or p, None, "", "a readable directory", error.strerror or str(error))
-
-        for folder, dirs, names in os.walk(p, onerror=unreadable):
+        for folder, dirs, names in os.walk(p, onerror=_unreadable):
             dirs.sort()
             found.extend(os.path.join(folder, n) for n in names if n.lower().endswith(CASE_SUFFIXES))
         if not found:

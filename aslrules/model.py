@@ -11,7 +11,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from . import schema as S
-from .schema import READINGS  # noqa: F401  (the named readings, re-exported)
+from .schema import READINGS
 
 
 @dataclass(frozen=True)

@@ -12,6 +12,7 @@ Field metadata (`Meta.extra`), read by the loader and the fact builder:
   (a new unit or weapon id), or a reference: ``unit``, ``weapon``, ``leader``, ``any``
   (a unit or weapon), ``side``;
 * ``omit``: the value for which no fact is made (a fire counter ``none``);
+* ``only``: the field is allowed only on a unit of that type (or a weapon of those kinds);
 * ``min``/``max``: bounds of an exact number (FP, MF), which is also a multiple of 1/64.
 
 Nothing here knows an ASL rule: the vocabularies are the format's words.
@@ -56,6 +57,9 @@ CaWhen = Literal["end_of_phase", "mp", "motion_attempt", "bypass_move", "limberi
 Hit = Literal["hull", "turret"]
 Facing = Literal["front", "side", "rear"]
 IftColumn = Literal[1, 2, 4, 6, 8, 12, 16, 20, 24, 30, 36]
+
+#: Unit types whose counter the format requires (MMC: FP-range-morale; leader: morale and DRM).
+COUNTER_REQUIRED = ("squad", "half_squad", "crew", "leader", "hero")
 
 #: Named readings of unsettled or disputed rules: name -> values, the first the default.
 READINGS: dict[str, tuple[str, ...]] = {
@@ -204,7 +208,7 @@ class Weapon(Base, kw_only=True):
     aa: F(bool, "capable of AA fire (C2.6)", fact="weapon_aa") = False
     aa_gun: F(bool, "an AA Gun (C2.6)", fact="weapon_aa_gun") = False
     mount: F(Mount, "how a vehicle's weapon is mounted", fact="weapon_mount") | None = None
-    gun: F(bool, "an INF, RCL or MTR that is a Gun counter, not a SW", fact="weapon_is_gun") = False
+    gun: F(bool, "an INF, RCL or MTR that is a Gun counter, not a SW", fact="weapon_is_gun", only=('INF', 'RCL', 'MTR')) = False
     disabled: F(bool, "a disabled Gun (C3.22)", fact="weapon_disabled") = False
     acquisition: Loc("it holds Acquisition on that Location (D2.32 EXC)", fact="weapon_acquisition") | None = None
 
@@ -224,21 +228,21 @@ class Unit(Base, kw_only=True):
     moving: F(Moving, "only on the unit or stack now moving") | None = None
     attacked_here: F(list[AttackedHere], "attacks already resolved against it in its Location this MPh",
                      max_length=50) = []
-    directed: Ids("whose fire this leader directed earlier this phase (A7.53)", "any", fact="directed") = []
-    armored: F(bool, "the vehicle is an AFV (A8.222)", fact="vehicle_armored") = False
-    vulnerable_prc: F(bool, "its PRC are vulnerable to Collateral Attack (A8.222)", fact="vulnerable_prc") = False
+    directed: Ids("whose fire this leader directed earlier this phase (A7.53)", "any", fact="directed", only='leader') = []
+    armored: F(bool, "the vehicle is an AFV (A8.222)", fact="vehicle_armored", only='vehicle') = False
+    vulnerable_prc: F(bool, "its PRC are vulnerable to Collateral Attack (A8.222)", fact="vulnerable_prc", only='vehicle') = False
     # vehicles and Guns (C3, D2)
-    turret: F(Turret, "a vehicle's turret: T, ST or NT (default)", fact="turret_type") | None = None
-    vca: Spine("the hexspine its hull points to", fact="vehicle_vca") | None = None
+    turret: F(Turret, "a vehicle's turret: T, ST or NT (default)", fact="turret_type", only='vehicle') | None = None
+    vca: Spine("the hexspine its hull points to", fact="vehicle_vca", only='vehicle') | None = None
     tca: F(Annotated[list[Annotated[str, Meta(pattern=HEX_PATTERN)]], Meta(min_length=2, max_length=2)]
-           | BypassFacing, "its turret's hexspine; in Bypass a facing", kind="hexspine") | None = None
-    previous_vca: Spine("its VCA at the start of this phase (C5.11)", fact="previous_vca") | None = None
-    bypass: Hexid("in Bypass along the hexside it shares with this hex (D2.32)", fact="bypass_hexside") | None = None
-    bu: F(bool, "Buttoned Up", fact="vehicle_bu") = False
-    ct: F(bool, "closed-topped", fact="vehicle_ct") = False
-    motion: F(bool, "in Motion", fact="vehicle_motion") = False
-    on_road: F(bool, "on a road in its hex (D2.11)", fact="vehicle_on_road") = False
-    motion_attempt: F(bool, "a successful Motion Attempt this phase (D2.401)", fact="motion_attempt") = False
+           | BypassFacing, "its turret's hexspine; in Bypass a facing", kind="hexspine", only='vehicle') | None = None
+    previous_vca: Spine("its VCA at the start of this phase (C5.11)", fact="previous_vca", only='vehicle') | None = None
+    bypass: Hexid("in Bypass along the hexside it shares with this hex (D2.32)", fact="bypass_hexside", only='vehicle') | None = None
+    bu: F(bool, "Buttoned Up", fact="vehicle_bu", only='vehicle') = False
+    ct: F(bool, "closed-topped", fact="vehicle_ct", only='vehicle') = False
+    motion: F(bool, "in Motion", fact="vehicle_motion", only='vehicle') = False
+    on_road: F(bool, "on a road in its hex (D2.11)", fact="vehicle_on_road", only='vehicle') = False
+    motion_attempt: F(bool, "a successful Motion Attempt this phase (D2.401)", fact="motion_attempt", only='vehicle') = False
     opportunity_fire: F(bool, "declared an Opportunity Firer (A7.25)", fact="opportunity_firer") = False
     entered_from: Hexid("the hex it entered its Location from this Player Turn (C5.51)",
                         fact="entered_from") | None = None
@@ -428,8 +432,8 @@ def json_schema() -> dict[str, Any]:
     """The format as JSON Schema (2020-12), for editors: the situation, and each question kind's
     `expect` item as one alternative (the question key and its answer fields)."""
     types = [Situation, ResidualCounter, *QUESTIONS.values(), *ANSWERS.values()]
-    schemas, components = msgspec.json.schema_components(types, schema_hook=_schema_hook,
-                                                        ref_template="#/$defs/{name}")
+    _, components = msgspec.json.schema_components(types, schema_hook=_schema_hook,
+                                                  ref_template="#/$defs/{name}")
     top = components[Situation.__name__]
     alternatives = []
     for kind, answer in ANSWERS.items():
