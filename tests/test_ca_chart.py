@@ -1,5 +1,5 @@
 """Issue 5, "done means": every rule id of the Covered Arc chart table in rules-in-scope.md is
-cited by a reason in kb/ and named by a case under examples/cases/ca/ (its source or `because`),
+cited by a reason in kb/ and named by a case under tests/cases/ca/ (its source or `because`),
 and the CA geometry answers as the grid says."""
 
 from __future__ import annotations
@@ -14,7 +14,7 @@ from aslrules.loader import load_file, load_text
 
 ROOT = Path(__file__).resolve().parent.parent
 SPEC = ROOT.parent / "shared" / "spec" / "rules-in-scope.md"
-CA_CASES = ROOT / "examples" / "cases" / "ca"
+CA_CASES = ROOT / "tests" / "cases" / "ca"
 
 
 def chart_ids() -> list[str]:
@@ -49,7 +49,7 @@ def test_every_chart_id_is_cited_in_the_kb() -> None:
 
 def test_every_chart_id_is_named_by_a_case() -> None:
     missing = [i for i in chart_ids() if i not in case_named()]
-    assert not missing, f"named by no case under examples/cases/ca: {missing}"
+    assert not missing, f"named by no case under tests/cases/ca: {missing}"
 
 
 GRID = """\

@@ -84,7 +84,7 @@ def test_half_column_and_a8_26(fp: int, hindrance: int, reading: str, air_burst:
 def test_every_mph_answer_states_its_residual_fp() -> None:
     """issue 4: every MPh attack answer says what Residual FP it leaves (0 where none)."""
     seen = 0
-    for path in iter_case_files([str(ROOT / "examples" / "cases")]):
+    for path in iter_case_files([str(ROOT / "tests" / "cases")]):
         sit = load_file(path)
         if sit.phase != "MPh":
             continue
@@ -132,7 +132,7 @@ def test_each_residual_id_is_cited_in_kb_and_named_by_a_case(rule: str) -> None:
     assert re.search(rf"^% {re.escape(rule)}( EXC)?: \S", kb, flags=re.M), f"{rule} is not cited as `% {rule}: ...`"
     named = [
         path
-        for path in iter_case_files([str(ROOT / "examples" / "cases")])
+        for path in iter_case_files([str(ROOT / "tests" / "cases")])
         if any(rule in exp.because for exp in load_file(path).expect)
     ]
     assert named, f"no case names {rule} in `because:`"

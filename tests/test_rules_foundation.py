@@ -1,8 +1,8 @@
 """The first rules (kb/first_fire.lp, kb/attack.lp, kb/support_weapons.lp): for each rule
 statement, a case where it applies and one where it does not.
 
-The cases are YAML files under examples/cases/<section>/ (each names its source), so
-`aslrules check examples/cases` runs them too (tests/test_cases.py).  This file adds, per
+The cases are YAML files under tests/cases/<section>/ (each names its source), so
+`aslrules check tests/cases` runs them too (tests/test_cases.py).  This file adds, per
 rule statement, what a case file cannot say: *how* the rule showed in the answer where it
 applies (a forbidding reason, a FP modifier, a DRM part or a note citing the rule, matching
 the statement), and that it did not show where it does not apply.
@@ -24,7 +24,7 @@ from aslrules.answers import Answer
 from aslrules.core import Outcome, check
 from aslrules.loader import load_file
 
-CASES = Path(__file__).resolve().parent.parent / "examples" / "cases"
+CASES = Path(__file__).resolve().parent.parent / "tests" / "cases"
 KB_BUGS = Path(__file__).resolve().parent / "data" / "kb_bugs"
 
 
@@ -201,13 +201,13 @@ def test_ift_columns(file: str) -> None:
 
 # --------------------------------------------------------------------------- reported KB bugs
 # A case whose source says one thing and the KB another goes to tests/data/kb_bugs/ until the
-# KB is fixed (then it moves to examples/cases/).  The first two, A8.14 after a pinned result
+# KB is fixed (then it moves to tests/cases/).  The first two, A8.14 after a pinned result
 # and A7.53 by an enemy leader, were fixed in 455e25c and are now a8_14/pinned_same_mg_again.yaml
 # and a7_53/enemy_leader.yaml.
 
 @pytest.mark.parametrize("path", sorted(KB_BUGS.glob("*.yaml")), ids=lambda p: p.stem)
 @pytest.mark.xfail(strict=True, reason="a KB answer that contradicts its source, reported to the KB's authors; "
-                   "when it passes, move the case to examples/cases/")
+                   "when it passes, move the case to tests/cases/")
 def test_reported_kb_bug(path: Path) -> None:
     found = check([load_file(path)])
     assert all(o.passed for o in found)

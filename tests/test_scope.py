@@ -29,7 +29,7 @@ def _kb_text() -> str:
 
 def _named_in_cases() -> set[str]:
     named: set[str] = set()
-    for p in (ROOT / "examples" / "cases").rglob("*.yaml"):
+    for p in (ROOT / "tests" / "cases").rglob("*.yaml"):
         doc = yaml.safe_load(p.read_text()) or {}
         for item in doc.get("expect", []) or []:
             named.update(str(x) for x in item.get("because", []) or [])
