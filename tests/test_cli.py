@@ -118,18 +118,25 @@ def json_lines(a: dict[str, Any]) -> list[str]:
 ASK_FILES = [*SITUATIONS, *CASES]
 
 
-@pytest.mark.parametrize("path", ASK_FILES, ids=lambda p: str(p.relative_to(ROOT)))
-@pytest.mark.parametrize("firer", [None, "first"])
+def _first_defender(path: Path) -> str | None:
+    sit = load_text(path.read_text(encoding="utf-8"), str(path))
+    return next((u.id for u in sit.units if u.side != sit.attacker), None)
+
+
+# every file as it is, and with `--firer` its first DEFENDER unit where it has one (no skips)
+JSON_RUNS = [(p, None) for p in ASK_FILES] + [(p, d) for p in ASK_FILES if (d := _first_defender(p))]
+
+
+def test_json_runs_include_firer_runs() -> None:
+    assert any(firer for _, firer in JSON_RUNS) and len(JSON_RUNS) > len(ASK_FILES)
+
+
+@pytest.mark.parametrize(("path", "firer"), JSON_RUNS,
+                         ids=[f"{p.relative_to(ROOT)}-{f or 'all'}" for p, f in JSON_RUNS])
 def test_json_same_content_as_text(path: Path, firer: str | None) -> None:
     """`ask --format json` and the text form carry the same verdicts, FP, column, DRM and
     reasons (rule ids and texts), answer by answer, in the same order."""
-    extra: list[str] = []
-    if firer:
-        sit = load_text(path.read_text(encoding="utf-8"), str(path))
-        defenders = [u for u in sit.units if u.side != sit.attacker]
-        if not defenders:
-            pytest.skip("no DEFENDER unit")
-        extra = ["--firer", defenders[0].id]
+    extra = ["--firer", firer] if firer else []
     code, text, err = cli("ask", str(path), *extra)
     assert code == 0, err
     code, js, err = cli("ask", str(path), "--format", "json", *extra)
