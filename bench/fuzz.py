@@ -5,7 +5,7 @@
                          [--only CATEGORY,...] [--no-sigint] [-v]
 
 Defaults: --seed 1, --count 2000, --jobs 2, --timeout 20 (seconds per input).  The same
-seed and count give the same inputs.  About 5 minutes for 2,000 inputs on two cores.
+seed and count give the same inputs.  About 2.5 minutes for 2,000 inputs on two cores.
 
 Bad outcomes, each counted per category:
 
@@ -18,7 +18,9 @@ Bad outcomes, each counted per category:
   (`010`, `1:30`, `0x10`, `0o7`, `1_000`), expectations no answer can have, ids with control
   characters, bombs, bytes that are no UTF-8 YAML, semantic nonsense, `check` on a file with
   no expectations; or the wrong verdict on a filesystem oddity (a `*.YAML` case not found);
-* unnamed: exit 2 whose message does not name the field at fault (semantic nonsense).
+* unnamed: exit 2 whose message does not name the field at fault (semantic nonsense);
+* wrong: an accepted number gives a wrong answer (numeric: `ask --format json` shows a negative
+  FP or Residual FP, or not the FP the input must have: FP scaled by 64 beyond 32 bits).
 
 Values a number field accepts although they are off the 1/64 grid, huge or tiny are listed
 as "accepted extremes" (not counted as bad: the format does not say).
@@ -33,7 +35,7 @@ fs (a FIFO as FILE, a directory as FILE, symlink loops, unreadable files and sub
 read by an unprivileged user, `*.YAML` files, a directory with no cases), semantic (nonsense
 that must be an error naming the field), mutations (lines of the repo's cases deleted,
 duplicated, swapped, characters changed).  Last, a Ctrl-C check: `aslrules check tests/cases`
-is sent SIGINT (its process group, as Ctrl-C does) after 0.5 s and after 1 s, and must exit 130
+is sent SIGINT (its process group, as Ctrl-C does) after 0.5 s and after 0.25 s, and must exit 130
 without a traceback.
 
 How inputs run: most run one at a time in a long-lived driver process per job that calls
@@ -77,7 +79,7 @@ ROOT = Path(__file__).resolve().parent.parent
 CORPUS_DIRS = [ROOT / "examples", ROOT / "tests" / "cases"]
 TEMPLATE = ROOT / "examples" / "a8_41_ex_case.yaml"
 SITUATION = ROOT / "examples" / "berserk_charge.yaml"
-BAD = ("traceback", "signal", "hang", "exit", "format", "accepted", "unnamed")
+BAD = ("traceback", "signal", "hang", "exit", "format", "accepted", "unnamed", "wrong")
 HOLE = "__FUZZ_VALUE__"  # placeholder swapped for a literal YAML text after dumping
 
 # --------------------------------------------------------------------------- inputs
@@ -96,6 +98,7 @@ class Input:
     extra: list[str] = field(default_factory=list)
     note_accepted: bool = False    # list it under "accepted extremes" when it exits 0 or 1
     group: str = ""                # what failures of this input have in common with others (the report's key)
+    fp: int | None = None          # with `ask --format json`: the FP the first answer must have if accepted
     index: int = 0
 
 
@@ -210,11 +213,19 @@ def gen_numeric(rng: random.Random, docs: list[tuple[Path, object]]) -> list[Inp
     for key, inst in sorted(number_paths(docs).items()):
         for literal in NUMERIC:
             p, doc, path = rng.choice(inst)
+            cmd = command_for(doc, rng)
             out.append(Input("numeric", f"{p.relative_to(ROOT)}: {field_path(path)} := {literal}",
-                             dump(replaced(doc, path, HOLE), literal), command_for(doc, rng),
+                             dump(replaced(doc, path, HOLE), literal), cmd,
+                             extra=["--format", "json"] if cmd == "ask" else [],
                              note_accepted=literal in OUT_OF_DOMAIN, group=f"{key} := {literal}"))
     rng.shuffle(out)
-    return out
+    # FP near what a 32-bit number holds once scaled by 64: the TPBF case's LMG (4 + fp) x 3
+    tpbf = (ROOT / "tests" / "cases" / "a7_212" / "tpbf.yaml").read_text(encoding="utf-8")
+    wraps = [Input("numeric", f"tests/cases/a7_212/tpbf.yaml: units[0].weapons[0].fp := {fp} (TPBF: (4 + fp) x 3 FP)",
+                   tpbf.replace("fp: 3, range: 8", f"fp: {fp}, range: 8").encode(), "ask", extra=["--format", "json"],
+                   fp=(4 + fp) * 3, group="TPBF FP x 64 beyond 32 bits")
+             for fp in (5592405, 5592406, 11184810, 11184811, 22369621, 2 ** 25, 2 ** 31 // 64)]
+    return wraps + out
 
 
 YAML11 = ["010", "1:30", "0x10", "0o7", "1_000", "0b11", "1_0.5", "1:30.5"]
@@ -887,7 +898,26 @@ def judge(item: Input, target: Path, r: Result) -> tuple[str, str]:
         return "accepted", f"expected exit 0, got {r.rc}: {last_line(r.out)[:200]}"
     if item.expect == "fail" and r.rc != 1:
         return "accepted", f"expected exit 1 (a failing case found), got {r.rc}: {last_line(r.out)[:200]}"
+    if "--format" in item.extra and r.rc == 0:
+        return json_problems(item, r.out)
     return "ok-accepted", last_line(r.out)[:200]
+
+
+def json_problems(item: Input, out: str) -> tuple[str, str]:
+    """An accepted input's answers: no negative FP or Residual FP, and the FP `item.fp` when given."""
+    from fractions import Fraction
+    try:
+        answers = json.loads(out)["answers"]
+    except (ValueError, KeyError, TypeError):
+        return "format", f"`--format json` printed no JSON answers: {out[:200]!r}"
+    for k, a in enumerate(answers):
+        for key in ("fp", "residual_fp"):
+            value = a.get(key)
+            if value is not None and Fraction(str(value)) < 0:
+                return "wrong", f"answer {k}: {key} {value} (a negative FP)"
+    if item.fp is not None and answers and Fraction(str(answers[0].get("fp"))) != item.fp:
+        return "wrong", f"answer 0: fp {answers[0].get('fp')}, verdict {answers[0].get('verdict')}, expected fp {item.fp}"
+    return "ok-accepted", f"{len(answers)} answers"
 
 
 def format_problem(lines: list[str], shown: str) -> str:
@@ -976,6 +1006,9 @@ def sigint_check(delay: float, timeout: float) -> tuple[str, str]:
     proc = subprocess.Popen([sys.executable, "-m", "aslrules", "check", "tests/cases"], cwd=ROOT, env=env,
                             stdout=subprocess.PIPE, stderr=subprocess.PIPE, start_new_session=True)
     time.sleep(delay)
+    if proc.poll() is not None:
+        proc.communicate()
+        return "ok", f"SIGINT after {delay} s: the check had finished already (exit {proc.returncode}): not tested"
     os.killpg(proc.pid, signal.SIGINT)  # what Ctrl-C does: the whole foreground process group
     try:
         out, err = proc.communicate(timeout=timeout)
@@ -1073,7 +1106,7 @@ def main(argv: list[str] | None = None) -> int:
                     if not sub.is_symlink():
                         os.chmod(sub, 0o755)
         shutil.rmtree(workdir, ignore_errors=True)
-    sigint = [] if args.no_sigint or only else [sigint_check(0.5, args.timeout), sigint_check(1.0, args.timeout)]
+    sigint = [] if args.no_sigint or only else [sigint_check(0.5, args.timeout), sigint_check(0.25, args.timeout)]
     elapsed = time.monotonic() - start
 
     table: dict[str, Counter] = defaultdict(Counter)
@@ -1103,8 +1136,10 @@ def main(argv: list[str] | None = None) -> int:
         print(f"\n{len(groups)} distinct failures (category | outcome | what | count | smallest input):")
     for k, (sig, vs) in enumerate(sorted(groups.items()), 1):
         smallest = min(vs, key=lambda v: (len(v.item.data or b""), v.item.index))
-        print(f"{k:3}. {sig[0]} | {sig[1]} | {smallest.detail[:240]} | {len(vs)} input(s)")
-        print(f"     input #{smallest.item.index}: aslrules {smallest.item.command} ... : {smallest.item.what[:300]}")
+        print(f"{k:3}. {sig[0]} | {sig[1]} | {sig[2][:200]} | {len(vs)} input(s)")
+        print(f"     smallest, input #{smallest.item.index}: aslrules {smallest.item.command} ... : "
+              f"{smallest.item.what[:300]}")
+        print(f"     -> {smallest.detail[:300]}")
         if smallest.outcome == "traceback":
             frames = re.findall(r'File "([^"]*aslrules[^"]*)", line ([0-9]+), in (\S+)', smallest.result.err)
             if frames:
