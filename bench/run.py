@@ -27,11 +27,11 @@ moving stack, one declared attack):
   analysis is cached in ~/.cache/aslrules after the first run), and the largest peak
   resident memory of those processes;
 
-and, for a batch of 1,000 cases (examples/cases taken in turn, and generated 20-unit
+and, for a batch of 1,000 cases (tests/cases taken in turn, and generated 20-unit
 cases), cases per second through aslrules.core.check (100 cases per grounding, the cases
 loaded already) and through core.check_files (the same cases as files, loaded too, as
 `aslrules check` does), in one process and in one worker process per CPU; last,
-`aslrules check examples/cases` in a new process, loading included, with one process and
+`aslrules check tests/cases` in a new process, loading included, with one process and
 with the default workers: time and peak memory.
 
 Only the standard library and aslrules (and clingo, which aslrules runs on).
@@ -235,21 +235,21 @@ def measure_batch(sits: list, paths: list[str], workers: int) -> dict[str, float
 
 def batches(n_cases: int, tmp: Path) -> dict[str, dict[str, float]]:
     """Cases per second for n_cases generated 20-unit cases, and for n_cases taken in turn
-    from examples/cases (what a curator checks), in one process and in worker processes."""
+    from tests/cases (what a curator checks), in one process and in worker processes."""
     texts = [situation(20, seed=1000 + k) for k in range(n_cases)]
     generated = [load_text(x, f"case{k}.yaml") for k, x in enumerate(texts)]
     generated_paths = []
     for k, x in enumerate(texts):
         generated_paths.append(str(tmp / f"case{k:04}.yaml"))
         Path(generated_paths[-1]).write_text(x, encoding="utf-8")
-    root = Path(__file__).resolve().parent.parent / "examples" / "cases"
+    root = Path(__file__).resolve().parent.parent / "tests" / "cases"
     files = iter_case_files([str(root)])
     examples = [load_file(f) for f in files]
     examples = [examples[k % len(examples)] for k in range(n_cases)]
     example_paths = [files[k % len(files)] for k in range(n_cases)]
     cpus = os.cpu_count() or 1
     out = {}
-    for name, sits, paths in (("examples/cases", examples, example_paths),
+    for name, sits, paths in (("tests/cases", examples, example_paths),
                               ("generated 20-unit", generated, generated_paths)):
         default = min(cpus, 4)  # what `aslrules check` uses: one worker process per CPU, at most 4
         for workers in sorted({1, default}):
@@ -314,9 +314,9 @@ def main() -> None:
     print("  the target is judged on `aslrules check`'s default: one worker process per CPU (at most 4);")
     print("  core.check takes loaded cases; core.check_files (what `aslrules check` runs) the files, each")
     print("  worker loading those it checks")
-    root = Path(__file__).resolve().parent.parent / "examples" / "cases"
+    root = Path(__file__).resolve().parent.parent / "tests" / "cases"
     n_files = len(iter_case_files([str(root)]))
-    print(f"\ncold CLI `check examples/cases` ({n_files} files, loading included):")
+    print(f"\ncold CLI `check tests/cases` ({n_files} files, loading included):")
     for jobs, note in (("1", "one process does everything"), (str(min(os.cpu_count() or 1, 4)), "the default")):
         ms, rss = run_cli("check", str(root), "--jobs", jobs)
         peak = "n/a" if rss is None else f"{rss:.0f} MiB"

@@ -1,4 +1,4 @@
-"""Every case under examples/cases/ holds, run the way a curator runs them: `aslrules check`.
+"""Every case under tests/cases/ holds, run the way a curator runs them: `aslrules check`.
 
 Also: a case with a wrong expectation fails (exit 1) and shows the answer actually given,
 and a case that cannot be read is an error (exit 2, one located line, no traceback), never
@@ -17,7 +17,7 @@ from aslrules.errors import InputError
 from aslrules.loader import load_file
 
 ROOT = Path(__file__).resolve().parent.parent
-CASES = ROOT / "examples" / "cases"
+CASES = ROOT / "tests" / "cases"
 
 
 def run(*args: str) -> subprocess.CompletedProcess[str]:
@@ -38,16 +38,16 @@ def test_there_are_cases() -> None:
     assert len(case_files()) >= 1
 
 
-def test_check_examples_cases_cli() -> None:
-    """`aslrules check examples/cases` exits 0 and reports no failure."""
-    r = run("check", "examples/cases")
+def test_check_regression_cases_cli() -> None:
+    """`aslrules check tests/cases` exits 0 and reports no failure."""
+    r = run("check", "tests/cases")
     assert r.returncode == 0, r.stdout + r.stderr
     last = r.stdout.strip().splitlines()[-1]
     assert last.endswith(" passed, 0 failed"), r.stdout
     assert r.stderr == ""
 
 
-def test_check_examples_cases_in_process() -> None:
+def test_check_regression_cases_in_process() -> None:
     """aslrules.core.check (batched grounding) agrees: every expectation holds."""
     situations = [load_file(f) for f in case_files()]
     outcomes = check(situations)

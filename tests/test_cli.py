@@ -20,8 +20,8 @@ from aslrules.core import ask, check
 from aslrules.loader import load_text
 
 ROOT = Path(__file__).resolve().parent.parent
-SITUATIONS = sorted((ROOT / "examples" / "situations").glob("*.yaml"))
-CASES = sorted((ROOT / "examples" / "cases").rglob("*.yaml"))
+SITUATIONS = sorted((ROOT / "examples").glob("*.yaml"))
+CASES = sorted((ROOT / "tests" / "cases").rglob("*.yaml"))
 
 
 def cli(*args: str) -> tuple[int, str, str]:
@@ -59,13 +59,13 @@ def test_usage_error_exits_2() -> None:
     code, _, err = cli("ask", "x.yaml", "--format", "xml")
     assert code == 2 and "invalid choice" in err
     for bad in ("0", "two"):
-        code, _, err = cli("check", str(ROOT / "examples" / "cases"), "--jobs", bad)
+        code, _, err = cli("check", str(ROOT / "tests" / "cases"), "--jobs", bad)
         assert code == 2 and "a number of processes, 1 or more" in err
 
 
 def test_jobs_change_no_outcome() -> None:
     """`check -j N` only shares the batches among N processes: the same report for any N."""
-    folder = str(ROOT / "examples" / "cases")
+    folder = str(ROOT / "tests" / "cases")
     reports = {n: cli("check", folder, "--format", "json", "-j", n) for n in ("1", "2")}
     assert reports["1"] == reports["2"]
     assert reports["1"][0] == 0 and json.loads(reports["1"][1])["failed"] == 0
@@ -118,18 +118,25 @@ def json_lines(a: dict[str, Any]) -> list[str]:
 ASK_FILES = [*SITUATIONS, *CASES]
 
 
-@pytest.mark.parametrize("path", ASK_FILES, ids=lambda p: str(p.relative_to(ROOT)))
-@pytest.mark.parametrize("firer", [None, "first"])
+def _first_defender(path: Path) -> str | None:
+    sit = load_text(path.read_text(encoding="utf-8"), str(path))
+    return next((u.id for u in sit.units if u.side != sit.attacker), None)
+
+
+# every file as it is, and with `--firer` its first DEFENDER unit where it has one (no skips)
+JSON_RUNS = [(p, None) for p in ASK_FILES] + [(p, d) for p in ASK_FILES if (d := _first_defender(p))]
+
+
+def test_json_runs_include_firer_runs() -> None:
+    assert any(firer for _, firer in JSON_RUNS) and len(JSON_RUNS) > len(ASK_FILES)
+
+
+@pytest.mark.parametrize(("path", "firer"), JSON_RUNS,
+                         ids=[f"{p.relative_to(ROOT)}-{f or 'all'}" for p, f in JSON_RUNS])
 def test_json_same_content_as_text(path: Path, firer: str | None) -> None:
     """`ask --format json` and the text form carry the same verdicts, FP, column, DRM and
     reasons (rule ids and texts), answer by answer, in the same order."""
-    extra: list[str] = []
-    if firer:
-        sit = load_text(path.read_text(encoding="utf-8"), str(path))
-        defenders = [u for u in sit.units if u.side != sit.attacker]
-        if not defenders:
-            pytest.skip("no DEFENDER unit")
-        extra = ["--firer", defenders[0].id]
+    extra = ["--firer", firer] if firer else []
     code, text, err = cli("ask", str(path), *extra)
     assert code == 0, err
     code, js, err = cli("ask", str(path), "--format", "json", *extra)
@@ -152,7 +159,7 @@ def test_json_same_content_as_text(path: Path, firer: str | None) -> None:
 
 def test_listing_mode_lists_every_defender() -> None:
     """README/issue item 7: with no questions, every DEFENDER unit's and weapon's options."""
-    path = ROOT / "examples" / "situations" / "berserk_charge.yaml"
+    path = ROOT / "examples" / "berserk_charge.yaml"
     code, js, _ = cli("ask", str(path), "--format", "json")
     assert code == 0
     firers = {f for a in json.loads(js)["answers"] for f in a["firers"]}
@@ -162,7 +169,7 @@ def test_listing_mode_lists_every_defender() -> None:
 # --------------------------------------------------------------------------- --firer
 
 def test_firer_limits_listing_to_unit_and_its_weapons() -> None:
-    path = str(ROOT / "examples" / "situations" / "berserk_charge.yaml")
+    path = str(ROOT / "examples" / "berserk_charge.yaml")
     _, js, _ = cli("ask", path, "--format", "json", "--firer", "g-467")
     assert {f for a in json.loads(js)["answers"] for f in a["firers"]} == {"g-467", "g-lmg"}
     _, js, _ = cli("ask", path, "--format", "json", "--firer", "g-lmg")
@@ -170,14 +177,14 @@ def test_firer_limits_listing_to_unit_and_its_weapons() -> None:
 
 
 def test_firer_unknown_exits_2() -> None:
-    path = str(ROOT / "examples" / "situations" / "berserk_charge.yaml")
+    path = str(ROOT / "examples" / "berserk_charge.yaml")
     code, out, err = cli("ask", path, "--firer", "nobody")
     assert code == 2 and out == ""
     assert err.count("\n") == 1 and "--firer" in err and "'nobody'" in err
 
 
 def test_firer_with_questions_filters_them() -> None:
-    path = str(ROOT / "examples" / "cases" / "a8" / "ex_8_41_first_attack.yaml")
+    path = str(ROOT / "tests" / "cases" / "a8" / "ex_8_41_first_attack.yaml")
     _, js, _ = cli("ask", path, "--format", "json", "--firer", "g-lmg")
     assert len(json.loads(js)["answers"]) == 1
     _, js, _ = cli("ask", path, "--format", "json", "--firer", "g-81")  # directs, does not fire
@@ -190,7 +197,7 @@ def test_a_long_listing_is_announced_on_stderr(monkeypatch: pytest.MonkeyPatch) 
     are the same; with --firer or with questions there is no hint."""
     from aslrules import cli as cli_module
 
-    listing = str(ROOT / "examples" / "situations" / "berserk_charge.yaml")
+    listing = str(ROOT / "examples" / "berserk_charge.yaml")
     code, quiet_out, err = cli("ask", listing)
     assert code == 0 and err == ""
     monkeypatch.setattr(cli_module, "LISTING_HINT_UNITS", 3)  # berserk_charge.yaml has 3 units
@@ -198,7 +205,7 @@ def test_a_long_listing_is_announced_on_stderr(monkeypatch: pytest.MonkeyPatch) 
     assert code == 0 and out == quiet_out
     assert err.count("\n") == 1 and "listing every fire option of 3 units" in err and "--firer" in err
     assert cli("ask", listing, "--firer", "g-467")[2] == ""
-    assert cli("ask", str(ROOT / "examples" / "cases" / "a8" / "ex_8_41_first_attack.yaml"))[2] == ""
+    assert cli("ask", str(ROOT / "tests" / "cases" / "a8" / "ex_8_41_first_attack.yaml"))[2] == ""
 
 
 # --------------------------------------------------------------------------- ASP syntax is data

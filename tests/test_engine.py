@@ -20,7 +20,7 @@ from aslrules.errors import InputError
 from aslrules.loader import load_file, load_text
 
 ROOT = Path(__file__).resolve().parent.parent
-FILES = iter_case_files([str(ROOT / "examples" / "cases"), str(ROOT / "examples" / "situations")])
+FILES = iter_case_files([str(ROOT / "tests" / "cases"), str(ROOT / "examples")])
 SITUATIONS = [load_file(f) for f in FILES]
 FULL = Engine(prune=False)
 PRUNED = Engine()
@@ -38,7 +38,7 @@ def test_pruning_keeps_every_answer() -> None:
 
 def test_pruning_drops_rules() -> None:
     """A plain First Fire question needs no Snap Shot rule, and far from all of the KB."""
-    sit = load_file(ROOT / "examples" / "cases" / "a8_1" / "dff_in_mph.yaml")
+    sit = load_file(ROOT / "tests" / "cases" / "a8_1" / "dff_in_mph.yaml")
     program = PRUNED.program
     relevance = Relevance(program)
     kept = [program[i] for i in relevance.live(relevance.domain(build_facts(sit).facts))

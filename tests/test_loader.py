@@ -584,7 +584,8 @@ def test_mangled_base_case_gives_a_situation_or_an_input_error(edits: list[tuple
 
 # --------------------------------------------------------------------------- the two YAML parsers
 
-EXAMPLES = sorted((Path(__file__).parent.parent / "examples").rglob("*.yaml"))
+EXAMPLES = sorted([*(Path(__file__).parent.parent / "examples").rglob("*.yaml"),
+                   *(Path(__file__).parent / "cases").rglob("*.yaml")])
 
 
 @pytest.mark.parametrize("path", EXAMPLES[::7], ids=lambda p: p.name)

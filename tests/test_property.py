@@ -25,7 +25,8 @@ from aslrules.loader import load_text
 from aslrules.model import Situation
 
 ROOT = Path(__file__).resolve().parent.parent
-SEED_FILES = sorted([*(ROOT / "examples").rglob("*.yaml"), *(ROOT / "tests" / "data").glob("*.yaml")])
+SEED_FILES = sorted([*(ROOT / "examples").rglob("*.yaml"), *(ROOT / "tests" / "cases").rglob("*.yaml"),
+                     *(ROOT / "tests" / "data").glob("*.yaml")])
 SEEDS = [yaml.safe_load(p.read_text(encoding="utf-8")) for p in SEED_FILES]
 SEED_TEXTS = [p.read_text(encoding="utf-8") for p in SEED_FILES]
 

@@ -14,9 +14,7 @@ from aslrules.core import ask, iter_case_files
 from aslrules.loader import load_file, load_text
 
 ROOT = Path(__file__).resolve().parent.parent
-SCOPE: Path | None = ROOT.parent / "shared" / "spec" / "rules-in-scope.md"
-if not SCOPE.exists():  # outside the project's workspace: the ids as of writing
-    SCOPE = None
+SCOPE = ROOT / "tests" / "data" / "rules-in-scope.md"  # the copy tests/test_scope.py checks against shared/
 RESIDUAL_IDS = ("A8.2", "A8.21", "A8.22", "A8.221", "A8.222", "A8.223", "A8.224", "A8.23", "A8.24", "A8.25", "A8.26")
 
 
@@ -84,7 +82,7 @@ def test_half_column_and_a8_26(fp: int, hindrance: int, reading: str, air_burst:
 def test_every_mph_answer_states_its_residual_fp() -> None:
     """issue 4: every MPh attack answer says what Residual FP it leaves (0 where none)."""
     seen = 0
-    for path in iter_case_files([str(ROOT / "examples" / "cases")]):
+    for path in iter_case_files([str(ROOT / "tests" / "cases")]):
         sit = load_file(path)
         if sit.phase != "MPh":
             continue
@@ -116,8 +114,6 @@ def test_listing_offers_the_residual_attack() -> None:
 
 
 def _scope_ids() -> list[str]:
-    if SCOPE is None:
-        return list(RESIDUAL_IDS)
     ids = re.findall(r"^\| (A8\.2\d*) \|", SCOPE.read_text(encoding="utf-8"), flags=re.M)
     return sorted(set(ids))
 
@@ -132,7 +128,7 @@ def test_each_residual_id_is_cited_in_kb_and_named_by_a_case(rule: str) -> None:
     assert re.search(rf"^% {re.escape(rule)}( EXC)?: \S", kb, flags=re.M), f"{rule} is not cited as `% {rule}: ...`"
     named = [
         path
-        for path in iter_case_files([str(ROOT / "examples" / "cases")])
+        for path in iter_case_files([str(ROOT / "tests" / "cases")])
         if any(rule in exp.because for exp in load_file(path).expect)
     ]
     assert named, f"no case names {rule} in `because:`"

@@ -1,7 +1,11 @@
-"""Every rule statement of shared/spec/rules-in-scope.md is encoded (its id cited in kb/)
-and exercised (its id named in some case's `because:`).
+"""Every rule statement of rules-in-scope.md is encoded (its id cited in kb/) and exercised
+(its id named in some case's `because:`).
 
-Source: ../shared/spec/rules-in-scope.md, the list of statements the seeds make.
+Source: shared/spec/rules-in-scope.md, the list of statements the seeds make.  The repo keeps a
+copy (tests/data/rules-in-scope.md) and the ids it lists (tests/data/rule_ids.txt, one
+`ID<TAB>section` a line, generated from the copy by `python tests/test_scope.py`), so these
+tests run, and can fail, without shared/ beside the repo; test_copy_matches_shared says when
+the copy has fallen behind the shared file.
 """
 
 from __future__ import annotations
@@ -13,14 +17,36 @@ import pytest
 import yaml
 
 ROOT = Path(__file__).resolve().parent.parent
-SCOPE = ROOT.parent / "shared" / "spec" / "rules-in-scope.md"
+DATA = ROOT / "tests" / "data"
+COPY = DATA / "rules-in-scope.md"
+RULE_IDS = DATA / "rule_ids.txt"
+SHARED = ROOT.parent / "shared" / "spec" / "rules-in-scope.md"
+ID_ROW = re.compile(r"^\| (A[0-9.]+|C[0-9.]+|D[0-9.]+|flowchart \*\*) \|", re.M)
 
 
-def _scope_ids() -> list[str]:
-    if not SCOPE.exists():
-        pytest.skip("../shared/spec/rules-in-scope.md is not beside the repo")
-    ids = re.findall(r"^\| (A[0-9.]+|C[0-9.]+|D[0-9.]+|flowchart \*\*) \|", SCOPE.read_text(), re.M)
-    return sorted(set(ids))
+def ids_by_section(text: str) -> list[tuple[str, str]]:
+    """(id, section heading) of every statement row of rules-in-scope.md, sorted, once each."""
+    rows: set[tuple[str, str]] = set()
+    section = ""
+    for line in text.splitlines():
+        if line.startswith("## "):
+            section = line[3:].strip()
+        m = ID_ROW.match(line)
+        if m:
+            rows.add((m.group(1), section))
+    return sorted(rows)
+
+
+def rule_ids_text(text: str) -> str:
+    return "".join(f"{i}\t{s}\n" for i, s in ids_by_section(text))
+
+
+def read_rule_ids() -> list[tuple[str, str]]:
+    return [tuple(line.split("\t", 1)) for line in RULE_IDS.read_text(encoding="utf-8").splitlines()]  # type: ignore[misc]
+
+
+def scope_ids() -> list[str]:
+    return sorted({i for i, _ in read_rule_ids()})
 
 
 def _kb_text() -> str:
@@ -29,25 +55,45 @@ def _kb_text() -> str:
 
 def _named_in_cases() -> set[str]:
     named: set[str] = set()
-    for p in (ROOT / "examples" / "cases").rglob("*.yaml"):
+    for p in (ROOT / "tests" / "cases").rglob("*.yaml"):
         doc = yaml.safe_load(p.read_text()) or {}
         for item in doc.get("expect", []) or []:
             named.update(str(x) for x in item.get("because", []) or [])
     return named
 
 
+def test_rule_ids_are_generated_from_the_copy() -> None:
+    """tests/data/rule_ids.txt is what `python tests/test_scope.py` writes from the copy."""
+    assert RULE_IDS.read_text(encoding="utf-8") == rule_ids_text(COPY.read_text(encoding="utf-8")), \
+        "tests/data/rule_ids.txt is stale: run `python tests/test_scope.py`"
+
+
+@pytest.mark.skipif(not SHARED.exists(),
+                    reason=f"{SHARED} is absent: put the project's shared/ folder beside the repo "
+                           f"({ROOT.parent}/shared) to compare tests/data/rules-in-scope.md with it")
+def test_copy_matches_shared() -> None:
+    """The copy in tests/data is the shared list; when shared/ changes, copy it again."""
+    assert COPY.read_text(encoding="utf-8") == SHARED.read_text(encoding="utf-8"), \
+        f"tests/data/rules-in-scope.md differs from {SHARED}: copy it again and run `python tests/test_scope.py`"
+
+
 def test_scope_lists_the_seed_ids() -> None:
-    ids = _scope_ids()
+    ids = scope_ids()
     assert "A8.1" in ids and "C2.6" in ids and len(ids) >= 40
 
 
 def test_every_scope_id_is_cited_in_kb() -> None:
     kb = _kb_text()
-    missing = [i for i in _scope_ids() if not re.search(r'(^|[^0-9.])' + re.escape(i) + r'([^0-9]|$)', kb)]
+    missing = [i for i in scope_ids() if not re.search(r'(^|[^0-9.])' + re.escape(i) + r'([^0-9]|$)', kb)]
     assert not missing, f"rule ids not cited in kb/: {missing}"
 
 
 def test_every_scope_id_is_named_by_a_case() -> None:
     named = _named_in_cases()
-    missing = [i for i in _scope_ids() if i not in named]
+    missing = [i for i in scope_ids() if i not in named]
     assert not missing, f"rule ids no case names in `because:`: {missing}"
+
+
+if __name__ == "__main__":  # regenerate tests/data/rule_ids.txt from the copy
+    RULE_IDS.write_text(rule_ids_text(COPY.read_text(encoding="utf-8")), encoding="utf-8")
+    print(f"{RULE_IDS}: {len(read_rule_ids())} ids")
