@@ -18,6 +18,7 @@ the KB reports as `input_error` when the situation is answered (kb/input_checks.
 
 from __future__ import annotations
 
+import json
 import os
 import re
 import stat
@@ -311,13 +312,20 @@ def compose(text: str, name: str) -> tuple[Any, dict[tuple, tuple[int, int]], di
     return (root[0] if root else None), lines, texts
 
 
+_PLAIN_KEY = re.compile(r"[A-Za-z0-9_@+-][A-Za-z0-9_@+.-]*")
+
+
 def _path_text(path: tuple) -> str:
+    """`units[2].weapons[0].rof`; a key that is not a plain word is quoted, `locations["a: b"]`, its
+    colons and control characters escaped (the message stays `file:line: path: expected ...`)."""
     out = ""
     for p in path:
         if isinstance(p, int):
             out += f"[{p}]"
-        else:
+        elif _PLAIN_KEY.fullmatch(str(p)):
             out += f".{p}" if out else str(p)
+        else:
+            out += "[" + json.dumps(str(p)).replace(":", "\\u003a") + "]"
     return out
 
 
