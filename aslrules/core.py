@@ -178,21 +178,19 @@ def compare(exp: Expectation, ans: Answer) -> list[Mismatch]:
         missing = [r for r in exp.because if r not in ans.rule_ids()]
         if missing:
             out.append(Mismatch("because", list(exp.because), sorted(ans.rule_ids())))
-    want("fp", exp.fp, ans.fp)
-    want("ift_column", exp.ift_column, ans.ift_column)
-    want("drm", exp.drm, ans.drm)
+    for name in ("fp", "ift_column", "drm", "fpf_nmc_dr"):
+        want(name, getattr(exp, name), ans.figure(name))
     if "breakdown" in exp.given:
-        got = {w: ans.breakdown.get(w) for w in exp.breakdown}
+        got = {w: (ans.figure("breakdown") or {}).get(w) for w in exp.breakdown}
         want("breakdown", exp.breakdown, got)
-    want("leader_direction", exp.leader_direction, ans.leader_direction)
-    want("residual_fp", exp.residual_fp, ans.residual_fp if ans.residual_fp is not None else Fraction(0))
-    if "after" in exp.given:
-        got = {x: ans.after.get(x, "none") for x in exp.after}
-        want("after", exp.after, got)
-    want("fpf_nmc_dr", exp.fpf_nmc_dr, ans.fpf_nmc_dr)
-    if "firer_status" in exp.given:
-        got = {x: ans.firer_status.get(x, "no_effect") for x in exp.firer_status}
-        want("firer_status", exp.firer_status, got)
+    want("leader_direction", exp.leader_direction, bool(ans.figure("leader_direction")))
+    residual = ans.figure("residual_fp")
+    want("residual_fp", exp.residual_fp, residual if residual is not None else Fraction(0))
+    for name, default in (("after", "none"), ("firer_status", "no_effect")):
+        if name in exp.given:
+            stated = getattr(exp, name)
+            got = {x: (ans.figure(name) or {}).get(x, default) for x in stated}
+            want(name, stated, got)
     for name, expected in exp.figures.items():  # issue 5: the named figures of the CA question kinds
         if not _same_figure(expected, ans.figure(name)):
             out.append(Mismatch(name, _figure_text(expected), _figure_text(ans.figure(name))))

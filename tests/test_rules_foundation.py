@@ -36,13 +36,13 @@ def outcomes(file: str) -> tuple[Outcome, ...]:
 def reasons(a: Answer, kind: str) -> list[tuple[str, str]]:
     """(rule id, text) of one kind of reason in an answer."""
     if kind == "forbid":
-        return [(r.rule, r.text) for r in a.forbid]
+        return [(r.rule, r.text) for r in a.reasons if r.role == "forbid"]
     if kind == "note":
-        return [(r.rule, r.text) for r in a.notes + a.must]
+        return [(r.rule, r.text) for r in a.reasons if r.role in ("note", "must")]
     if kind == "fp":
-        return [(r.rule, r.text) for f in a.fp_firers.values() for r in f.reasons]
+        return [(r.rule, r.text) for rs in a.figure_reasons.get("fp_by_firer", {}).values() for r in rs]
     if kind == "drm":
-        return [(p.rule, p.text) for p in a.drm_parts]
+        return [(p.rule, p.text) for p in a.parts.get("drm", [])]
     raise ValueError(kind)
 
 
