@@ -196,21 +196,15 @@ def _unit_facts(fb: FactBuilder, u: model.Unit, phase: str) -> None:
 
 
 def question_facts(fb: FactBuilder, qid: Symbol, q: AttackQuestion, sit: Situation) -> None:
-    """Facts of one declared attack, as question `qid`."""
+    """Facts of one question, as question `qid` (kb/input.lp, "Questions")."""
     if isinstance(q, model.CaQuestion):  # issue 5: a CA question kind
         ca_question_facts(fb, qid, q)
         return
-    fb.add("question", qid)
-    if isinstance(q.option, dict):
-        options = {f: q.option[f] for f in q.firers}
-    else:
-        options = {f: q.option for f in q.firers}
-        fb.add("q_option", qid, _const(q.option, model.OPTIONS))
-    for f, o in options.items():
-        fb.add("q_firer", qid, String(f), _const(o, model.OPTIONS))
-    if isinstance(q.option, dict):
-        for o in sorted(set(options.values())):
-            fb.add("q_option", qid, _const(o, model.OPTIONS))
+    fb.add("question", qid, _constant("attack"))
+    options = q.option if isinstance(q.option, dict) else {f: q.option for f in q.firers}
+    for f in q.firers:
+        fb.add("q_firer", qid, String(f))
+        fb.add("q_option", qid, String(f), _const(options[f], model.OPTIONS))
     if q.director:
         fb.add("q_director", qid, String(q.director))
     for t in q.targets:
@@ -296,23 +290,23 @@ def _ca_unit_facts(fb: FactBuilder, u: model.Unit, phase: str) -> None:
 
 
 def ca_question_facts(fb: FactBuilder, qid: Symbol, q: model.CaQuestion) -> None:
-    """Facts of one CA question (kb/input.lp, "CA questions")."""
-    fb.add("ca_question", qid, _const(q.kind, model.CA_QUESTION_KINDS))
-    fb.add("caq_firer", qid, String(q.firer))
+    """Facts of one CA question (kb/input.lp, "Questions": the same vocabulary as an attack's)."""
+    fb.add("question", qid, _const(q.kind, model.CA_QUESTION_KINDS))
+    fb.add("q_firer", qid, String(q.firer))
     if q.target is not None:
-        fb.add("caq_target", qid, String(q.target))
+        fb.add("q_target", qid, String(q.target))
     if q.at is not None:
-        fb.add("caq_at", qid, fb.location(q.at))
-    fb.flags(qid, q, pivot="caq_pivot", gun_duel="caq_gun_duel", at_wall="caq_at_wall")
+        fb.add("q_at", qid, fb.location(q.at))
+    fb.flags(qid, q, pivot="q_pivot", gun_duel="q_gun_duel", at_wall="q_at_wall")
     if q.arc is not None:
-        fb.add("caq_arc", qid, _const(q.arc, model.CA_ARCS))
+        fb.add("q_arc", qid, _const(q.arc, model.CA_ARCS))
     if q.to is not None:
-        _spine(fb, "caq_to", qid, q.to)
+        _spine(fb, "q_to", qid, q.to)
     if q.to_facing is not None:
-        fb.add("caq_to_facing", qid, _const(q.to_facing, model.BYPASS_FACINGS))
+        fb.add("q_to_facing", qid, _const(q.to_facing, model.BYPASS_FACINGS))
     if q.when is not None:
-        fb.add("caq_when", qid, _const(q.when, model.CA_WHEN))
+        fb.add("q_when", qid, _const(q.when, model.CA_WHEN))
     if q.kind == "target_facing":
-        fb.add("caq_hit", qid, _const(q.hit, model.HITS))
+        fb.add("q_hit", qid, _const(q.hit, model.HITS))
     if q.dice is not None and q.dice.colored is not None:
-        fb.add("caq_colored", qid, Number(q.dice.colored))
+        fb.add("q_colored", qid, Number(q.dice.colored))
