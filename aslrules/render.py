@@ -46,7 +46,9 @@ def value_text(v: Any) -> str:
         return fmt_number(v)
     if isinstance(v, dict):
         return ", ".join(f"{value_text(k)} {value_text(x)}" for k, x in v.items())
-    if isinstance(v, (list, tuple)):
+    if isinstance(v, tuple):  # a tuple value: a hexspine's two hexes
+        return "/".join(value_text(x) for x in v)
+    if isinstance(v, list):  # several values: a set
         return ", ".join(value_text(x) for x in v)
     return str(v)
 

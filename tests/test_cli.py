@@ -94,7 +94,8 @@ def json_lines(a: dict[str, Any]) -> list[str]:
         opt = "/".join(sorted(set(options.values())))
     else:
         opt = "residual_fp" if a["kind"] == "attack" else a["kind"]
-    aimed = [value_text(x) for role in ("target", "at", "to") for x in a["roles"].get(role, [])]
+    role_text = lambda x: "/".join(x) if isinstance(x, list) else str(x)  # noqa: E731  (a list: a tuple)
+    aimed = [role_text(x) for role in ("target", "at", "to") for x in a["roles"].get(role, [])]
     lines = [f"{opt}: {', '.join(value_text(f) for f in a['roles'].get('firer', [])) or '(Residual FP)'} -> "
              f"{', '.join(aimed)}", f"verdict: {a['verdict']}"]
     prefix = {"forbid": "forbidden by ", "must": "mandatory by ", "note": ""}
