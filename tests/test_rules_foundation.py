@@ -211,3 +211,23 @@ def test_ift_columns(file: str) -> None:
 def test_reported_kb_bug(path: Path) -> None:
     found = check([load_file(path)])
     assert all(o.passed for o in found)
+
+
+def test_cowering_left_of_the_1_column_is_a_note_a7_9() -> None:
+    """A7.9/IFT: an Inexperienced 2 FP attack that cowers (two columns left) has no IFT column: the
+    attack was made (its DR cowered), so the verdict stands and a note says it has no effect."""
+    from aslrules.core import ask
+    from aslrules.loader import load_text
+
+    text = (
+        "phase: MPh\nattacker: russian\nunits:\n"
+        "  - {id: g, side: german, type: half_squad, counter: 2-3-7, hex: C2, status: [inexperienced]}\n"
+        "  - {id: r, side: russian, type: squad, counter: 4-4-7, hex: C4, moving: {from: C5, mf_here: 1}}\n"
+        "expect:\n"
+        "  - attack: {option: first_fire, firers: [g], targets: [r], dice: {original: 4, colored: 2}}\n"
+        "    verdict: allowed\n"
+    )
+    (a,) = ask(load_text(text, name="cower.yaml"))
+    assert a.verdict == "allowed" and a.figure("ift_column") is None and a.figure("base_column") == 2
+    assert any(r.role == "note" and "no IFT column" in r.text for r in a.reasons if r.rule == "A7.9")
+    assert not [r for r in a.reasons if r.role == "forbid"]
