@@ -1,10 +1,9 @@
 """Read the KB's shown atoms into answers.  Nothing here decides anything: every
-verdict, figure and reason is an atom the KB derived; this module only groups
-them by question and renders templates."""
+verdict, figure and reason is an atom the KB derived (kb/show.lp, the answer
+protocol); this module only groups them by question and renders templates."""
 
 from __future__ import annotations
 
-from collections import defaultdict
 from dataclasses import dataclass, field
 from fractions import Fraction
 from typing import Any
@@ -22,15 +21,18 @@ def fmt_number(x: Fraction | int) -> str:
 
 
 def to_python(v: Value) -> Any:
-    """A value the KB showed, for an answer: fp(N)/mf(N) scaled back to a Fraction, a tuple or
-    function to a tuple of its arguments, a constant to its name."""
+    """A value the KB showed, for an answer: fp(N)/mf(N) scaled back to a Fraction, true/false to
+    a bool, a tuple or function to a tuple of its arguments, another constant to its name."""
     if not isinstance(v, Term):
         return v
     if v.name in ("fp", "mf") and len(v.arguments) == 1 and isinstance(v.arguments[0], int):
         return Fraction(v.arguments[0], SCALE)
     if v.name == "" or v.arguments:
         return tuple(to_python(a) for a in v.arguments)
-    return v.name
+    return _BOOLS.get(v.name, v.name)
+
+
+_BOOLS = {"true": True, "false": False}
 
 
 def text_of(value: Any) -> str:
@@ -49,15 +51,20 @@ def render(template: str, args: Value) -> str:
 
 @dataclass
 class Reason:
+    """A reason: a rule id and its rendered text; role forbid, must or note (a verdict's reason)."""
+
     rule: str
     text: str
+    role: str = "note"
 
     def as_dict(self) -> dict[str, str]:
-        return {"rule": self.rule, "text": self.text}
+        return {"rule": self.rule, "text": self.text, "role": self.role}
 
 
 @dataclass
-class DrmPart:
+class Part:
+    """An additive part of a figure (a DRM, an IFT column shift)."""
+
     rule: str
     text: str
     value: int
@@ -67,92 +74,70 @@ class DrmPart:
 
 
 @dataclass
-class FirerFP:
-    fp: Fraction
-    reasons: list[Reason] = field(default_factory=list)
-
-
-@dataclass
 class Answer:
-    """Everything the KB said about one question."""
+    """Everything the KB said about one question (kb/show.lp)."""
 
     qid: Any
+    kind: str = "attack"
     verdict: str = ""
-    firers: dict[str, str] = field(default_factory=dict)  # firer -> option
-    targets: list[str] = field(default_factory=list)
-    forbid: list[Reason] = field(default_factory=list)
-    must: list[Reason] = field(default_factory=list)
-    notes: list[Reason] = field(default_factory=list)
-    fp: Fraction | None = None
-    fp_firers: dict[str, FirerFP] = field(default_factory=dict)
-    ift_column: int | None = None
-    base_column: int | None = None
-    column_shifts: list[DrmPart] = field(default_factory=list)
-    drm: int | None = None
-    drm_parts: list[DrmPart] = field(default_factory=list)
-    leader_direction: bool = False
-    breakdown: dict[str, int] = field(default_factory=dict)
-    breakdown_notes: list[Reason] = field(default_factory=list)
-    residual_fp: Fraction | None = None
-    residual_notes: list[Reason] = field(default_factory=list)
-    after: dict[str, str] = field(default_factory=dict)
-    fpf_nmc_dr: int | None = None
-    firer_status: dict[str, str] = field(default_factory=dict)
-    kind: str = "attack"  # issue 5: or a CA question kind (model.CA_QUESTION_KINDS)
-    figures: dict[str, list[Any]] = field(default_factory=dict)  # issue 5: named figures, each a list of values
+    roles: dict[str, list[Any]] = field(default_factory=dict)  # role -> ids: "firer", "target", "at", "to", ...
+    reasons: list[Reason] = field(default_factory=list)  # the verdict's reasons, in the KB's order
+    figures: dict[str, Any] = field(default_factory=dict)  # name -> value | list (a set) | dict (keyed)
+    figure_reasons: dict[str, dict[Any, list[Reason]]] = field(default_factory=dict)  # name -> key -> reasons
+    parts: dict[str, list[Part]] = field(default_factory=dict)  # name -> additive parts
 
     def figure(self, name: str) -> Any:
-        """A named figure: its value, a list when the KB gave several, None when it gave none."""
-        values = self.figures.get(name)
-        if not values:
-            return None
-        return values[0] if len(values) == 1 else list(values)
+        """A figure: its value, a list when the KB gave several, a dict when keyed, None when absent."""
+        return self.figures.get(name)
 
     @property
-    def reasons(self) -> list[Reason]:
-        """The reasons behind the verdict: every forbidding rule, or the obligations and notes."""
-        if self.verdict == "forbidden":
-            return self.forbid
-        return self.must + self.notes
+    def firers(self) -> list[Any]:
+        return self.roles.get("firer", [])
+
+    @property
+    def targets(self) -> list[Any]:
+        return self.roles.get("target", [])
 
     def rule_ids(self) -> set[str]:
-        ids = {r.rule for r in self.forbid + self.must + self.notes + self.breakdown_notes + self.residual_notes}
-        ids |= {p.rule for p in self.drm_parts + self.column_shifts}
-        for f in self.fp_firers.values():
-            ids |= {r.rule for r in f.reasons}
+        """Every rule id anywhere in the answer."""
+        ids = {r.rule for r in self.reasons}
+        ids |= {r.rule for by_key in self.figure_reasons.values() for rs in by_key.values() for r in rs}
+        ids |= {p.rule for ps in self.parts.values() for p in ps}
         return ids
 
     def as_dict(self) -> dict[str, Any]:
-        num = lambda x: None if x is None else (int(x) if Fraction(x).denominator == 1 else float(x))  # noqa: E731
         return {
             "question": _qid_text(self.qid),
-            "firers": self.firers,
-            "targets": self.targets,
-            "verdict": self.verdict,
-            "reasons": {
-                "forbid": [r.as_dict() for r in self.forbid],
-                "must": [r.as_dict() for r in self.must],
-                "notes": [r.as_dict() for r in self.notes],
-            },
-            "fp": num(self.fp),
-            "fp_by_firer": {
-                f: {"fp": num(v.fp), "reasons": [r.as_dict() for r in v.reasons]} for f, v in self.fp_firers.items()
-            },
-            "ift_column": self.ift_column,
-            "column_shifts": [p.as_dict() for p in self.column_shifts],
-            "drm": self.drm,
-            "drm_parts": [p.as_dict() for p in self.drm_parts],
-            "leader_direction": self.leader_direction,
-            "breakdown": self.breakdown,
-            "breakdown_reasons": [r.as_dict() for r in self.breakdown_notes],
-            "residual_fp": num(self.residual_fp),
-            "residual_reasons": [r.as_dict() for r in self.residual_notes],
-            "after": self.after,
-            "fpf_nmc_dr": self.fpf_nmc_dr,
-            "firer_status": self.firer_status,
             "kind": self.kind,
-            "figures": {name: self.figure(name) for name in self.figures},
+            "verdict": self.verdict,
+            "roles": {role: [_json(x) for x in ids] for role, ids in self.roles.items()},
+            "reasons": [r.as_dict() for r in self.reasons],
+            "figures": {name: _json(v) for name, v in self.figures.items()},
+            "figure_reasons": {name: {_key_text(k): [r.as_dict() for r in rs] for k, rs in by_key.items()}
+                               for name, by_key in self.figure_reasons.items()},
+            "parts": {name: [p.as_dict() for p in ps] for name, ps in self.parts.items()},
         }
+
+
+def _json(v: Any) -> Any:
+    """A figure's value for JSON: Fractions as int or float, tuples as lists, keys as text."""
+    if isinstance(v, bool):
+        return v
+    if isinstance(v, Fraction):
+        return int(v) if v.denominator == 1 else float(v)
+    if isinstance(v, (tuple, list)):
+        return [_json(x) for x in v]
+    if isinstance(v, dict):
+        return {_key_text(k): _json(x) for k, x in v.items()}
+    return v
+
+
+def _key_text(k: Any) -> str:
+    if k is None:
+        return "none"
+    if isinstance(k, tuple):
+        return text_of(k)
+    return str(k)
 
 
 def _qid_text(qid: Any) -> Any:
@@ -162,81 +147,44 @@ def _qid_text(qid: Any) -> Any:
 
 
 def read_answers(atoms: list[Term]) -> dict[Any, Answer]:
-    """Group shown atoms by question: {question id: Answer}."""
+    """Group the shown atoms of the answer protocol (kb/show.lp) by question: {question id: Answer}."""
     answers: dict[Any, Answer] = {}
 
     def get(q: Value) -> Answer:
-        if q not in answers:
-            answers[q] = Answer(qid=q)
-        return answers[q]
+        ans = answers.get(q)
+        if ans is None:
+            ans = answers[q] = Answer(qid=q)
+        return ans
 
-    fp_notes: dict[Any, dict[str, list[Reason]]] = defaultdict(lambda: defaultdict(list))
+    several: dict[Any, dict[str, list[Any]]] = {}  # unkeyed figures, collected before they collapse
     for s in sorted(atoms, key=sort_key):  # clingo's order: the same answers each time
-        a = s.arguments
-        n = s.name
-        if n == "question":
-            get(a[0])
+        n, a = s.name, s.arguments
+        if n == "answer":
+            get(a[0]).kind = a[1].name
         elif n == "verdict":
             get(a[0]).verdict = a[1].name
-        elif n in ("forbid", "must", "note"):
-            r = Reason(a[1], render(a[2], a[3]))
-            {"forbid": get(a[0]).forbid, "must": get(a[0]).must, "note": get(a[0]).notes}[n].append(r)
-        elif n == "q_firer":
-            get(a[0]).firers[a[1]] = a[2].name
-        elif n == "q_target":
-            get(a[0]).targets.append(a[1])
-        elif n == "fp":
-            get(a[0]).fp = Fraction(a[1], SCALE)
-        elif n == "fp_firer":
-            ans = get(a[0])
-            ans.fp_firers.setdefault(a[1], FirerFP(Fraction(0))).fp = Fraction(a[2], SCALE)
-        elif n == "fp_note":
-            fp_notes[a[0]][a[1]].append(Reason(a[2], render(a[3], a[4])))
-        elif n == "ift_column":
-            get(a[0]).ift_column = a[1]
-        elif n == "base_column":
-            get(a[0]).base_column = a[1]
-        elif n == "column_shift":
-            get(a[0]).column_shifts.append(DrmPart(a[1], render(a[2], a[3]), a[4]))
-        elif n == "drm":
-            get(a[0]).drm = a[1]
-        elif n == "drm_part":
-            get(a[0]).drm_parts.append(DrmPart(a[1], render(a[2], a[3]), a[4]))
-        elif n == "leader_direction":
-            get(a[0]).leader_direction = True
-        elif n == "breakdown":
-            get(a[0]).breakdown[a[1]] = a[2]
-        elif n == "breakdown_note":
-            get(a[0]).breakdown_notes.append(Reason(a[1], render(a[2], a[3])))
-        elif n == "residual_fp":
-            get(a[0]).residual_fp = Fraction(a[1], SCALE)
-        elif n == "residual_note":
-            get(a[0]).residual_notes.append(Reason(a[1], render(a[2], a[3])))
-        elif n == "counter_after":
-            get(a[0]).after[a[1]] = a[2].name
-        elif n == "fpf_nmc_dr":
-            get(a[0]).fpf_nmc_dr = a[1]
-        elif n == "firer_status":
-            get(a[0]).firer_status[a[1]] = a[2].name
-        elif n == "ca_question":  # issue 5: the CA question kinds
-            get(a[0]).kind = a[1].name
-        elif n == "caq_firer":
-            get(a[0]).firers[a[1]] = ""
-        elif n in ("caq_target", "caq_at"):
-            get(a[0]).targets.append(a[1])
-        elif n == "caq_to":  # a ca_change's new hexspine, or Bypass facing
-            get(a[0]).targets.append(f"hexspine {a[1]}/{a[2]}")
-        elif n == "caq_to_facing":
-            get(a[0]).targets.append(f"facing {a[1].name}")
+        elif n == "reason":
+            get(a[0]).reasons.append(Reason(a[2], render(a[3], a[4]), a[1].name))
+        elif n == "role":
+            get(a[0]).roles.setdefault(a[1].name, []).append(to_python(a[2]))
+        elif n == "figure" and len(a) == 3:
+            get(a[0])
+            several.setdefault(a[0], {}).setdefault(a[1].name, []).append(to_python(a[2]))
         elif n == "figure":
-            value = to_python(a[2])
-            value = {"true": True, "false": False}.get(value, value) if isinstance(value, str) else value
-            get(a[0]).figures.setdefault(a[1].name, []).append(value)
-    for ans in answers.values():
-        if ans.kind != "attack":
-            ans.firers = {f: ans.kind for f in ans.firers}
-    for q, by_firer in fp_notes.items():
-        if q in answers:
-            for f, reasons in by_firer.items():
-                answers[q].fp_firers.setdefault(f, FirerFP(Fraction(0))).reasons.extend(reasons)
+            get(a[0]).figures.setdefault(a[1].name, {})[_key(a[2])] = to_python(a[3])
+        elif n == "figure_reason":
+            by_key = get(a[0]).figure_reasons.setdefault(a[1].name, {})
+            by_key.setdefault(_key(a[2]), []).append(Reason(a[3], render(a[4], a[5])))
+        elif n == "figure_part":
+            get(a[0]).parts.setdefault(a[1].name, []).append(Part(a[2], render(a[3], a[4]), a[5]))
+    for q, figures in several.items():
+        for name, values in figures.items():
+            answers[q].figures[name] = values[0] if len(values) == 1 else values
     return answers
+
+
+def _key(v: Value) -> Any:
+    """A figure's key: an id, or None for the KB's `none`."""
+    if isinstance(v, Term) and v.name == "none" and not v.arguments:
+        return None
+    return to_python(v)

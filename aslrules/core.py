@@ -16,9 +16,10 @@ from clingo import Function, Number, String
 from . import model
 
 from .answers import Answer, fmt_number, read_answers
-from .engine import Engine, check_missing_ranges
+from .engine import Engine
 from .errors import InputError
 from .facts import FactBuilder, question_facts, situation_facts
+from .inputcheck import raise_input_errors
 from .loader import load_file, parse_location
 from .model import Expectation, Location, Situation
 from .schema import ABSENT
@@ -54,7 +55,7 @@ def ask(sit: Situation, *, firer: str | None = None, eng: Engine | None = None) 
     listing = not sit.expect
     fb = build_facts(sit, list_options=listing, firer=firer)
     atoms = eng.solve(fb.facts)
-    check_missing_ranges(sit.path, atoms)
+    raise_input_errors(sit, atoms)
     answers = read_answers(atoms)
     return [answers[k] for k in _ordered(answers)]
 
@@ -192,13 +193,7 @@ def compare(exp: Expectation, ans: Answer) -> list[Mismatch]:
     return out
 
 
-_ATTACK_FIELDS = ("fp", "ift_column", "drm", "breakdown", "leader_direction", "residual_fp", "after",
-                  "fpf_nmc_dr", "firer_status")
-
-
 def _figure(ans: Answer, name: str) -> Any:
-    if name in _ATTACK_FIELDS:  # until the answer protocol lands
-        return getattr(ans, name)
     return ans.figure(name)
 
 
@@ -239,7 +234,7 @@ def _answer_chunk(eng: Engine, chunk: Sequence[Situation]) -> list[dict[Any, Ans
         per_case = eng.solve_batch(facts) if len(chunk) > 1 else [eng.solve(facts[0])]
         answers = []
         for sit, atoms in zip(chunk, per_case):
-            check_missing_ranges(sit.path, atoms)
+            raise_input_errors(sit, atoms)
             answers.append(read_answers(atoms))
     return answers
 

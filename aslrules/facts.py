@@ -83,7 +83,7 @@ class FactBuilder:
 
     # -- the generic part: a field with a `fact`
 
-    def fields(self, obj: Any, *subject: Symbol, rename: dict[str, str] | None = None) -> None:
+    def fields(self, obj: Any, *subject: Symbol) -> None:
         """One fact per field of `obj` whose metadata names one (see aslrules.schema)."""
         for attr, tp, extra in struct_fields(type(obj)).values():
             pred = extra.get("fact")
@@ -92,8 +92,6 @@ class FactBuilder:
             value = getattr(obj, attr)
             if value is None or value is False or ("omit" in extra and value == extra["omit"]):
                 continue
-            if rename:
-                pred = rename.get(pred, pred)
             if value is True:
                 self.add(pred, *subject)
             elif isinstance(value, list) and extra.get("kind") in ("hexspine", "hexside"):
@@ -223,37 +221,29 @@ def _unit_facts(fb: FactBuilder, u: S.Unit, phase: str) -> None:
             fb.add("attacked_drm", uid, key, Number(a.drm))
 
 
-# The question vocabulary of kb/input.lp: what each question kind's fields become.
-_CA_RENAME = {name: "caq_" + name[2:] for name in (
-    "q_target", "q_at", "q_pivot", "q_gun_duel", "q_at_wall", "q_arc", "q_when", "q_hit", "q_colored")}
-
-
 def question_facts(fb: FactBuilder, qid: Symbol, exp: Expectation) -> None:
-    """Facts of one question, as question `qid`."""
+    """Facts of one question, as question `qid` (kb/input.lp, "Questions": one vocabulary for every
+    kind; each field with a `fact` in the schema, and the few below)."""
     q = exp.question
+    fb.add("question", qid, const(exp.kind))
     if exp.kind == "attack":
-        fb.add("question", qid)
         options = q.option if isinstance(q.option, dict) else {f: q.option for f in q.firers}
-        for o in sorted(set(options.values()) if isinstance(q.option, dict) else {q.option}):
-            fb.add("q_option", qid, const(o))
         for f in q.firers:
-            fb.add("q_firer", qid, String(f), const(options[f]))
-        fb.fields(q, qid)
-        if q.dice is not None:
-            fb.fields(q.dice, qid)
+            fb.add("q_firer", qid, String(f))
+            fb.add("q_option", qid, String(f), const(options[f]))
         if q.hit is False:
             fb.add("q_missed", qid)
-        return
-    fb.add("ca_question", qid, const(exp.kind))
-    fb.add("caq_firer", qid, String(q.firer))
-    fb.fields(q, qid, rename=_CA_RENAME)
-    if exp.kind == "ca_change":
-        if isinstance(q.to, list):
-            fb.add("caq_to", qid, fb.hex(q.to[0]), fb.hex(q.to[1]))
-        else:
-            fb.add("caq_to_facing", qid, const(q.to))
-    if exp.kind == "target_facing" and q.dice is not None and q.dice.colored is not None:
-        fb.add("caq_colored", qid, Number(q.dice.colored))
+    else:
+        fb.add("q_firer", qid, String(q.firer))
+    fb.fields(q, qid)
+    dice = getattr(q, "dice", None)
+    if dice is not None:
+        fb.fields(dice, qid)
+    to = getattr(q, "to", None)
+    if isinstance(to, list):
+        fb.add("q_to", qid, fb.hex(to[0]), fb.hex(to[1]))
+    elif to is not None:
+        fb.add("q_to_facing", qid, const(to))
 
 
 def iter_symbols(fb: FactBuilder) -> Iterator[Symbol]:

@@ -1,9 +1,56 @@
-"""Text rendering of answers and check outcomes: the reasons as an indented tree."""
+"""Text rendering of answers and check outcomes: the reasons as an indented tree.
+
+Generic over the answer protocol (kb/show.lp): a question line, the verdict and
+its reasons, then each figure with its parts and reasons below it."""
 
 from __future__ import annotations
 
+from fractions import Fraction
+from typing import Any
+
 from .answers import Answer, fmt_number
 from .core import Outcome
+
+#: How a figure is labelled, in the order figures are shown (a figure not listed comes after,
+#: its name with spaces); None: not a line of its own (the option is in the question line).
+LABELS: dict[str, str | None] = {
+    "option": None,
+    "fp": "FP",
+    "fp_by_firer": "FP by firer",
+    "base_column": "IFT column before shifts",
+    "ift_column": "IFT column",
+    "drm": "DRM",
+    "leader_direction": "leader direction",
+    "breakdown": "B#",
+    "residual_fp": "Residual FP left",
+    "after": "counters afterwards",
+    "fpf_nmc_dr": "FPF NMC Final DR",
+    "firer_status": "firer status",
+}
+
+
+def label(name: str) -> str | None:
+    return LABELS[name] if name in LABELS else name.replace("_", " ")
+
+
+def figure_order(names: Any) -> list[str]:
+    """The figures in the order they are shown: those of LABELS first, the rest as the KB gave them."""
+    listed = [n for n in LABELS if n in names]
+    return listed + [n for n in names if n not in LABELS]
+
+
+def value_text(v: Any) -> str:
+    if isinstance(v, bool):
+        return "yes" if v else "no"
+    if isinstance(v, Fraction):
+        return fmt_number(v)
+    if isinstance(v, dict):
+        return ", ".join(f"{value_text(k)} {value_text(x)}" for k, x in v.items())
+    if isinstance(v, tuple):  # a tuple value: a hexspine's two hexes
+        return "/".join(value_text(x) for x in v)
+    if isinstance(v, list):  # several values: a set
+        return ", ".join(value_text(x) for x in v)
+    return str(v)
 
 
 def _signed(n: int) -> str:
@@ -11,55 +58,45 @@ def _signed(n: int) -> str:
 
 
 def question_line(a: Answer) -> str:
-    options = sorted(set(a.firers.values()))
-    firers = ", ".join(a.firers) or "(Residual FP)"
-    opt = "/".join(options) or "residual_fp"
-    return f"{opt}: {firers} -> {', '.join(a.targets)}"
+    options = a.figure("option")
+    if isinstance(options, dict):
+        opt = "/".join(sorted(set(options.values())))
+    else:  # an attack with no firer is a Residual FP attack; another kind names itself
+        opt = "residual_fp" if a.kind == "attack" else a.kind
+    firers = ", ".join(value_text(f) for f in a.firers) or "(Residual FP)"
+    aimed = [value_text(x) for role in ("target", "at", "to") for x in a.roles.get(role, [])]
+    return f"{opt}: {firers} -> {', '.join(aimed)}"
+
+
+_VERDICT_ROLE = {"forbid": "forbidden by ", "must": "mandatory by ", "note": ""}
 
 
 def answer_lines(a: Answer, indent: str = "") -> list[str]:
     i1, i2, i3 = indent + "  ", indent + "    ", indent + "      "
     lines = [f"{indent}{question_line(a)}", f"{i1}verdict: {a.verdict}"]
-    for r in a.forbid:
-        lines.append(f"{i2}forbidden by {r.rule}: {r.text}")
-    for r in a.must:
-        lines.append(f"{i2}mandatory by {r.rule}: {r.text}")
-    for r in a.notes:
-        lines.append(f"{i2}{r.rule}: {r.text}")
-    if a.fp is not None:
-        col = f", IFT column {a.ift_column}" if a.ift_column is not None else ", no IFT column"
-        lines.append(f"{i1}FP {fmt_number(a.fp)}{col}")
-        for f, v in a.fp_firers.items():
-            lines.append(f"{i2}{f}: {fmt_number(v.fp)}")
-            for r in v.reasons:
-                lines.append(f"{i3}{r.rule}: {r.text}")
-        for p in a.column_shifts:
-            lines.append(f"{i2}{p.rule}: {p.text} ({_signed(p.value)} column)")
-    if a.drm is not None:
-        lines.append(f"{i1}DRM {_signed(a.drm)}")
-        for p in a.drm_parts:
+    for r in a.reasons:
+        lines.append(f"{i2}{_VERDICT_ROLE.get(r.role, '')}{r.rule}: {r.text}")
+    for name in figure_order(a.figures):
+        text = label(name)
+        if text is None:
+            continue
+        value = a.figures[name]
+        reasons = dict(a.figure_reasons.get(name, {}))
+        if isinstance(value, dict):  # a keyed figure: one line per key, that key's reasons below it
+            lines.append(f"{i1}{text}:")
+            for key, v in value.items():
+                lines.append(f"{i2}{value_text(key)}: {value_text(v)}")
+                lines.extend(f"{i3}{r.rule}: {r.text}" for r in reasons.pop(key, []))
+        else:
+            lines.append(f"{i1}{text}: {value_text(value)}")
+        for p in a.parts.get(name, []):
             lines.append(f"{i2}{_signed(p.value)} {p.rule}: {p.text}")
-    if a.kind == "attack":
-        lines.append(f"{i1}leader direction: {'yes' if a.leader_direction else 'no'}")
-    for name in a.figures:  # issue 5: the named figures of the CA question kinds
-        value = a.figure(name)
-        shown = lambda v: {True: "yes", False: "no"}.get(v, v) if isinstance(v, bool) else v  # noqa: E731
-        text = ", ".join(str(shown(v)) for v in value) if isinstance(value, list) else str(shown(value))
-        lines.append(f"{i1}{name.replace('_', ' ')}: {text}")
-    if a.breakdown:
-        lines.append(f"{i1}B#: " + ", ".join(f"{w} {b}" for w, b in a.breakdown.items()))
-        for r in a.breakdown_notes:
-            lines.append(f"{i2}{r.rule}: {r.text}")
-    if a.residual_fp is not None:
-        lines.append(f"{i1}Residual FP left: {fmt_number(a.residual_fp)}")
-        for r in a.residual_notes:
-            lines.append(f"{i2}{r.rule}: {r.text}")
-    if a.after:
-        lines.append(f"{i1}counters afterwards: " + ", ".join(f"{x} {c}" for x, c in a.after.items()))
-    if a.fpf_nmc_dr is not None:
-        lines.append(f"{i1}FPF NMC Final DR: {a.fpf_nmc_dr}")
-        for u, s in a.firer_status.items():
-            lines.append(f"{i2}{u}: {s}")
+        for key, rs in reasons.items():
+            deeper = i2
+            if key is not None:
+                lines.append(f"{i2}{value_text(key)}:")
+                deeper = i3
+            lines.extend(f"{deeper}{r.rule}: {r.text}" for r in rs)
     return lines
 
 

@@ -18,6 +18,7 @@ from aslrules import __version__
 from aslrules.cli import main
 from aslrules.core import ask, check
 from aslrules.loader import load_text
+from aslrules.render import figure_order, label
 
 ROOT = Path(__file__).resolve().parent.parent
 SITUATIONS = sorted((ROOT / "examples").glob("*.yaml"))
@@ -73,45 +74,50 @@ def test_jobs_change_no_outcome() -> None:
 
 # --------------------------------------------------------------------------- JSON says what the text says
 
-def num(x: Any) -> str:
-    return repr(float(x)) if isinstance(x, float) else str(x)
+def value_text(v: Any) -> str:
+    """A JSON figure value as the text form writes it."""
+    if isinstance(v, bool):
+        return "yes" if v else "no"
+    if isinstance(v, float):
+        return repr(v)
+    if isinstance(v, dict):
+        return ", ".join(f"{k} {value_text(x)}" for k, x in v.items())
+    if isinstance(v, list):
+        return ", ".join(value_text(x) for x in v)
+    return str(v)
 
 
 def json_lines(a: dict[str, Any]) -> list[str]:
     """The lines the text form must show for one JSON answer (indentation aside)."""
-    options = sorted(set(a["firers"].values()))
-    lines = [f"{'/'.join(options) or 'residual_fp'}: {', '.join(a['firers']) or '(Residual FP)'} -> "
-             f"{', '.join(a['targets'])}", f"verdict: {a['verdict']}"]
-    lines += [f"forbidden by {r['rule']}: {r['text']}" for r in a["reasons"]["forbid"]]
-    lines += [f"mandatory by {r['rule']}: {r['text']}" for r in a["reasons"]["must"]]
-    lines += [f"{r['rule']}: {r['text']}" for r in a["reasons"]["notes"]]
-    if a["fp"] is not None:
-        col = f", IFT column {a['ift_column']}" if a["ift_column"] is not None else ", no IFT column"
-        lines.append(f"FP {num(a['fp'])}{col}")
-        for f, v in a["fp_by_firer"].items():
-            lines.append(f"{f}: {num(v['fp'])}")
-            lines += [f"{r['rule']}: {r['text']}" for r in v["reasons"]]
-        lines += [f"{p['rule']}: {p['text']} ({p['value']:+d} column)" for p in a["column_shifts"]]
-    if a["drm"] is not None:
-        lines.append(f"DRM {a['drm']:+d}")
-        lines += [f"{p['value']:+d} {p['rule']}: {p['text']}" for p in a["drm_parts"]]
-    if a.get("kind", "attack") == "attack":
-        lines.append(f"leader direction: {'yes' if a['leader_direction'] else 'no'}")
-    for name, value in a.get("figures", {}).items():  # issue 5: the CA question kinds' named figures
-        shown = lambda v: {True: "yes", False: "no"}.get(v, v) if isinstance(v, bool) else v  # noqa: E731
-        text = ", ".join(str(shown(v)) for v in value) if isinstance(value, list) else str(shown(value))
-        lines.append(f"{name.replace('_', ' ')}: {text}")
-    if a["breakdown"]:
-        lines.append("B#: " + ", ".join(f"{w} {b}" for w, b in a["breakdown"].items()))
-        lines += [f"{r['rule']}: {r['text']}" for r in a["breakdown_reasons"]]
-    if a["residual_fp"] is not None:
-        lines.append(f"Residual FP left: {num(a['residual_fp'])}")
-        lines += [f"{r['rule']}: {r['text']}" for r in a["residual_reasons"]]
-    if a["after"]:
-        lines.append("counters afterwards: " + ", ".join(f"{x} {c}" for x, c in a["after"].items()))
-    if a["fpf_nmc_dr"] is not None:
-        lines.append(f"FPF NMC Final DR: {a['fpf_nmc_dr']}")
-        lines += [f"{u}: {s}" for u, s in a["firer_status"].items()]
+    options = a["figures"].get("option")
+    if options:
+        opt = "/".join(sorted(set(options.values())))
+    else:
+        opt = "residual_fp" if a["kind"] == "attack" else a["kind"]
+    role_text = lambda x: "/".join(x) if isinstance(x, list) else str(x)  # noqa: E731  (a list: a tuple)
+    aimed = [role_text(x) for role in ("target", "at", "to") for x in a["roles"].get(role, [])]
+    lines = [f"{opt}: {', '.join(value_text(f) for f in a['roles'].get('firer', [])) or '(Residual FP)'} -> "
+             f"{', '.join(aimed)}", f"verdict: {a['verdict']}"]
+    prefix = {"forbid": "forbidden by ", "must": "mandatory by ", "note": ""}
+    lines += [f"{prefix[r['role']]}{r['rule']}: {r['text']}" for r in a["reasons"]]
+    for name in figure_order(a["figures"]):
+        text = label(name)
+        if text is None:
+            continue
+        value = a["figures"][name]
+        reasons = dict(a["figure_reasons"].get(name, {}))
+        if isinstance(value, dict):
+            lines.append(f"{text}:")
+            for key, v in value.items():
+                lines.append(f"{key}: {value_text(v)}")
+                lines += [f"{r['rule']}: {r['text']}" for r in reasons.pop(key, [])]
+        else:
+            lines.append(f"{text}: {value_text(value)}")
+        lines += [f"{p['value']:+d} {p['rule']}: {p['text']}" for p in a["parts"].get(name, [])]
+        for key, rs in reasons.items():
+            if key != "none":
+                lines.append(f"{key}:")
+            lines += [f"{r['rule']}: {r['text']}" for r in rs]
     return lines
 
 
@@ -154,7 +160,7 @@ def test_json_same_content_as_text(path: Path, firer: str | None) -> None:
     for a in data["answers"]:
         assert a["verdict"] in ("allowed", "mandatory", "forbidden")
         if a["verdict"] == "forbidden":
-            assert a["reasons"]["forbid"], a
+            assert [r for r in a["reasons"] if r["role"] == "forbid"], a
 
 
 def test_listing_mode_lists_every_defender() -> None:
@@ -162,7 +168,7 @@ def test_listing_mode_lists_every_defender() -> None:
     path = ROOT / "examples" / "berserk_charge.yaml"
     code, js, _ = cli("ask", str(path), "--format", "json")
     assert code == 0
-    firers = {f for a in json.loads(js)["answers"] for f in a["firers"]}
+    firers = {f for a in json.loads(js)["answers"] for f in a["roles"].get("firer", [])}
     assert firers == {"g-467", "g-lmg"}  # the 8-1 has no FP of his own; the Russians attack
 
 
@@ -171,9 +177,9 @@ def test_listing_mode_lists_every_defender() -> None:
 def test_firer_limits_listing_to_unit_and_its_weapons() -> None:
     path = str(ROOT / "examples" / "berserk_charge.yaml")
     _, js, _ = cli("ask", path, "--format", "json", "--firer", "g-467")
-    assert {f for a in json.loads(js)["answers"] for f in a["firers"]} == {"g-467", "g-lmg"}
+    assert {f for a in json.loads(js)["answers"] for f in a["roles"]["firer"]} == {"g-467", "g-lmg"}
     _, js, _ = cli("ask", path, "--format", "json", "--firer", "g-lmg")
-    assert {f for a in json.loads(js)["answers"] for f in a["firers"]} == {"g-lmg"}
+    assert {f for a in json.loads(js)["answers"] for f in a["roles"]["firer"]} == {"g-lmg"}
 
 
 def test_firer_unknown_exits_2() -> None:
@@ -282,13 +288,18 @@ def answers_of(text: str) -> list[dict[str, Any]]:
     return sorted(out, key=lambda d: json.dumps(d, sort_keys=True))
 
 
+def same_roles(answers: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    """A role's ids come in the KB's order, which the ids themselves decide: compared as sets."""
+    return [{**a, "roles": {role: sorted(ids, key=str) for role, ids in a["roles"].items()}} for a in answers]
+
+
 @pytest.mark.parametrize("questions", [True, False], ids=["questions", "listing"])
 def test_asp_syntax_in_strings_changes_no_answer(questions: bool) -> None:
     plain = answers_of(twin(False, questions))
     evil = answers_of(twin(True, questions))
     assert plain, "the twin has answers"
     expected = sorted(to_evil(plain), key=lambda d: json.dumps(d, sort_keys=True))
-    assert evil == expected
+    assert same_roles(evil) == same_roles(expected)
     if questions:
         verdicts = [a["verdict"] for a in answers_of(twin(True, True))]
         assert sorted(verdicts) == ["allowed", "forbidden", "forbidden"]
@@ -304,7 +315,7 @@ def test_asp_syntax_in_strings_check_and_json(tmp_path: Path) -> None:
     code, js, _ = cli("ask", str(path), "--format", "json")
     data = json.loads(js)
     assert data["title"] == 'x"). #false. y("'
-    assert data["answers"][0]["firers"] == {"X": "first_fire", "AslCase": "first_fire"}
+    assert data["answers"][0]["figures"]["option"] == {"X": "first_fire", "AslCase": "first_fire"}
     # batched checking of both twins in one grounding agrees too
     plain = load_text(twin(False, True), "plain")
     evil = load_text(twin(True, True), "evil")

@@ -195,28 +195,28 @@ def answer(text: str):
 
 
 def fp_rules(a) -> set[str]:
-    return {r.rule for f in a.fp_firers.values() for r in f.reasons}
+    return {r.rule for rs in a.figure_reasons.get("fp_by_firer", {}).values() for r in rs}
 
 
 def test_pbf_at_w2_from_x2() -> None:
     """A8.41 EX (seed 004): the 4-6-7 in X2 fires at W2 with PBF (A7.21): 4 x 2 = 8."""
     a = answer(situation("1X2", "W2"))
     assert a.verdict == "allowed"
-    assert "A7.21" in fp_rules(a) and a.fp == 8
+    assert "A7.21" in fp_rules(a) and a.figure("fp") == 8
 
 
 def test_no_pbf_up_two_levels() -> None:
     """A.8, 97 Q&A: from ground level at level 2 of the next hex is not ADJACENT: no PBF,
     and the answer says why (a note citing A.8)."""
     a = answer(situation("X2", "W2", target_level=2))
-    assert "A7.21" not in fp_rules(a) and a.fp == 4
-    assert "A.8" in {r.rule for r in a.notes}
+    assert "A7.21" not in fp_rules(a) and a.figure("fp") == 4
+    assert "A.8" in {r.rule for r in a.reasons if r.role == "note"}
 
 
 def test_pbf_up_one_level() -> None:
     """A.8 under adjacent_levels=one_level: level 1 of the next hex is ADJACENT: PBF."""
     a = answer(situation("X2", "W2", target_level=1))
-    assert "A7.21" in fp_rules(a) and a.fp == 8
+    assert "A7.21" in fp_rules(a) and a.figure("fp") == 8
 
 
 def test_blocked_los_no_pbf() -> None:
@@ -224,7 +224,7 @@ def test_blocked_los_no_pbf() -> None:
     forbids the attack and gives no PBF."""
     a = answer(situation("X2", "W2", los="lines_of_sight:\n  - {from: X2, to: W2, blocked: true}"))
     assert a.verdict == "forbidden"
-    assert "A8.1" in {r.rule for r in a.forbid}
+    assert "A8.1" in {r.rule for r in a.reasons if r.role == "forbid"}
     assert "A7.21" not in fp_rules(a)
 
 
@@ -238,24 +238,24 @@ def test_long_range_k2_to_g7() -> None:
     """A8.15 EX (seed 004): K2 to G7 is range 7, Long Range for a 4-4-7 (Normal Range 4):
     FP halved to 2 (A7.22)."""
     a = answer(situation("K2", "G7", counter="4-4-7"))
-    assert "A7.22" in fp_rules(a) and a.fp == 2
+    assert "A7.22" in fp_rules(a) and a.figure("fp") == 2
 
 
 def test_normal_range_1h5_to_h7() -> None:
     """A8.15 EX (seed 004): the 5-2-7 in 1H5 attacks H7 "with five FP": range 2 is its
     Normal Range, no Long Range, no PBF."""
     a = answer(situation("1H5", "H7", counter="5-2-7"))
-    assert a.fp == 5 and not fp_rules(a)
+    assert a.figure("fp") == 5 and not fp_rules(a)
 
 
 def test_range_override_in_a_situation() -> None:
     """situation-format.md: `range:` between boards; with range 1 the attack is PBF."""
     los = "lines_of_sight:\n  - {from: 1A1, to: 2A1, range: 1}"
     a = answer(situation("1A1", "2A1", los=los))
-    assert "A7.21" in fp_rules(a) and a.fp == 8
+    assert "A7.21" in fp_rules(a) and a.figure("fp") == 8
     los = "lines_of_sight:\n  - {from: 1A1, to: 2A1, range: 9}"
     a = answer(situation("1A1", "2A1", los=los))
-    assert "A7.22" in fp_rules(a) and a.fp == 2
+    assert "A7.22" in fp_rules(a) and a.figure("fp") == 2
 
 
 def test_range_missing_between_boards_is_an_input_error() -> None:

@@ -72,11 +72,12 @@ TABLE = [
 def test_half_column_and_a8_26(fp: int, hindrance: int, reading: str, air_burst: bool, left: int) -> None:
     sit = load_text(situation(fp, hindrance, reading, air_burst), name="table.yaml")
     (answer,) = ask(sit)
-    assert answer.residual_fp == left, [r.text for r in answer.residual_notes]
+    notes = answer.figure_reasons.get("residual_fp", {}).get(None, [])
+    assert answer.figure("residual_fp") == left, [r.text for r in notes]
     if left:
-        assert "A8.2" in {r.rule for r in answer.residual_notes}
+        assert "A8.2" in {r.rule for r in notes}
     if hindrance:
-        assert "A8.26" in {r.rule for r in answer.residual_notes}
+        assert "A8.26" in {r.rule for r in notes}
 
 
 def test_every_mph_answer_states_its_residual_fp() -> None:
@@ -89,7 +90,7 @@ def test_every_mph_answer_states_its_residual_fp() -> None:
         for answer in ask(sit):
             if answer.kind != "attack":  # issue 5: the CA question kinds are no attacks
                 continue
-            assert answer.residual_fp is not None, f"{path}: {answer.qid} has no residual_fp"
+            assert answer.figure("residual_fp") is not None, f"{path}: {answer.qid} has no residual_fp"
             seen += 1
     assert seen > 0
 
@@ -105,12 +106,12 @@ def test_listing_offers_the_residual_attack() -> None:
     residual = [a for a in answers if not a.firers]
     assert len(residual) == 1
     (a,) = residual
-    assert (a.verdict, a.fp, a.targets) == ("mandatory", Fraction(2), ["r"])
+    assert (a.verdict, a.figure("fp"), a.targets) == ("mandatory", Fraction(2), ["r"])
     # A8.22: the Residual FP attacks first, so every DFF option waits for it.
     for other in answers:
-        if other.firers and set(other.firers.values()) <= {"first_fire", "subsequent_first_fire",
-                                                           "final_protective_fire"}:
-            assert "A8.22" in {r.rule for r in other.forbid}
+        if other.firers and set(other.figure("option").values()) <= {"first_fire", "subsequent_first_fire",
+                                                                     "final_protective_fire"}:
+            assert "A8.22" in {r.rule for r in other.reasons if r.role == "forbid"}
 
 
 def _scope_ids() -> list[str]:

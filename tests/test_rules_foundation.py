@@ -35,13 +35,13 @@ def outcomes(file: str) -> tuple[Outcome, ...]:
 def reasons(a: Answer, kind: str) -> list[tuple[str, str]]:
     """(rule id, text) of one kind of reason in an answer."""
     if kind == "forbid":
-        return [(r.rule, r.text) for r in a.forbid]
+        return [(r.rule, r.text) for r in a.reasons if r.role == "forbid"]
     if kind == "note":
-        return [(r.rule, r.text) for r in a.notes + a.must]
+        return [(r.rule, r.text) for r in a.reasons if r.role in ("note", "must")]
     if kind == "fp":
-        return [(r.rule, r.text) for f in a.fp_firers.values() for r in f.reasons]
+        return [(r.rule, r.text) for rs in a.figure_reasons.get("fp_by_firer", {}).values() for r in rs]
     if kind == "drm":
-        return [(p.rule, p.text) for p in a.drm_parts]
+        return [(p.rule, p.text) for p in a.parts.get("drm", [])]
     raise ValueError(kind)
 
 
@@ -224,3 +224,23 @@ def test_reported_kb_bug(path: Path) -> None:
         assert not passed, f"{path.name} holds now: move it to tests/cases/ and list it in FIXED_KB_BUGS"
     else:
         assert passed, f"{path}: a fixed KB bug is back"
+
+
+def test_cowering_left_of_the_1_column_is_a_note_a7_9() -> None:
+    """A7.9/IFT: an Inexperienced 2 FP attack that cowers (two columns left) has no IFT column: the
+    attack was made (its DR cowered), so the verdict stands and a note says it has no effect."""
+    from aslrules.core import ask
+    from aslrules.loader import load_text
+
+    text = (
+        "phase: MPh\nattacker: russian\nunits:\n"
+        "  - {id: g, side: german, type: half_squad, counter: 2-3-7, hex: C2, status: [inexperienced]}\n"
+        "  - {id: r, side: russian, type: squad, counter: 4-4-7, hex: C4, moving: {from: C5, mf_here: 1}}\n"
+        "expect:\n"
+        "  - attack: {option: first_fire, firers: [g], targets: [r], dice: {original: 4, colored: 2}}\n"
+        "    verdict: allowed\n"
+    )
+    (a,) = ask(load_text(text, name="cower.yaml"))
+    assert a.verdict == "allowed" and a.figure("ift_column") is None and a.figure("base_column") == 2
+    assert any(r.role == "note" and "no IFT column" in r.text for r in a.reasons if r.rule == "A7.9")
+    assert not [r for r in a.reasons if r.role == "forbid"]

@@ -1,0 +1,59 @@
+"""Input the KB finds to be nonsense on the map: `input_error` and `missing_range` atoms
+(kb/input_checks.lp, kb/geometry.lp) become an InputError at the field's line.
+
+Python decides nothing here: the KB says which item and which field, and why; this module
+finds that field in the file."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any
+
+from .answers import render
+from .errors import InputError
+from .loader import _path_text as _text
+from .model import Situation
+from .symbols import Term
+
+
+def _where(sit: Situation, kind: str, ident: Any, field: str) -> tuple:
+    """The path in the file of `field` ("moving.from") of a unit, weapon, question or line of sight."""
+    rel = tuple(field.split(".")) if field else ()
+    if kind == "unit":
+        for i, u in enumerate(sit.data.units):
+            if u.id == ident:
+                return ("units", i) + rel
+    elif kind == "weapon":
+        for i, u in enumerate(sit.data.units):
+            for j, w in enumerate(u.weapons):
+                if w.id == ident:
+                    return ("units", i, "weapons", j) + rel
+    elif kind == "question" and isinstance(ident, int) and ident < len(sit.expect):
+        return ("expect", ident, sit.expect[ident].kind) + rel
+    elif kind == "los" and isinstance(ident, Term):
+        board = lambda h: sit.board + h if sit.board and h[:1].isalpha() else h  # noqa: E731
+        for i, los in enumerate(sit.data.lines_of_sight):
+            hexes = (los.frm, los.to) if los.to is not None else (los.frm, *los.to_hexside)
+            if tuple(board(h) for h in hexes) == tuple(ident.arguments):
+                return ("lines_of_sight", i) + rel
+    return ()
+
+
+
+
+def raise_input_errors(sit: Situation, atoms: Sequence[Term]) -> None:
+    """The first (in file order) of the KB's input errors for this situation, as an InputError."""
+    found = []
+    for a in atoms:
+        if a.name == "input_error" and len(a.arguments) == 5:
+            kind, ident, field, template, args = a.arguments
+            kind = kind.name if isinstance(kind, Term) else str(kind)
+            path = _where(sit, kind, ident, field)
+            found.append((sit.line(path) or 0, _text(path), render(template, args), None))
+        elif a.name == "missing_range":
+            x, y = a.arguments
+            found.append((0, "lines_of_sight", f"a `range:` entry between {x} and {y} (hexes on different boards)",
+                          None))
+    if found:
+        line, path, expected, got = min(found)
+        raise InputError(sit.path, line or None, path, expected, got)
