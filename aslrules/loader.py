@@ -394,6 +394,8 @@ class Document:
             return [self.as_written(v, _member_type(tp, i), path + (i,)) for i, v in enumerate(value)]
         if isinstance(value, str) or value is None and path not in self.texts:
             return value
+        if _strict(tp):
+            return value
         accepts = _accepts(tp)
         own = _OWN[type(value)]
         if str in accepts and not accepts & own and path in self.texts:
@@ -535,6 +537,12 @@ def _walk_plan(cls: type) -> tuple[tuple[str, str, Any, dict[str, Any]], ...]:
 
     return tuple((encoded, attr, tp, extra) for encoded, (attr, tp, extra) in struct_fields(cls).items()
                  if extra.get("kind") or deep(tp) or any(typing.get_origin(i) is list for i in _options(tp)))
+
+
+@lru_cache(maxsize=256)
+def _strict(tp: Any) -> bool:
+    """A field whose values are never taken as written (a rule id is never a number or a flag)."""
+    return any(extra.get("strict") for _, _, extra in _flat(tp, {}))
 
 
 @lru_cache(maxsize=1)
@@ -826,10 +834,6 @@ class _Checker:
                 if attack.at_mf is not None and attack.at_mf > unit.moving.mf_here:
                     self.doc.fail(path + ("attacked_here", k, "at_mf"),
                                   f"an MF count at most mf_here ({_fmt(unit.moving.mf_here)})", _fmt(attack.at_mf))
-        for k, attack in enumerate(unit.attacked_here):
-            if unit.id in attack.by:
-                self.doc.fail(path + ("attacked_here", k, "by", attack.by.index(unit.id)),
-                              "the units and weapons that attacked it (not the unit itself)", unit.id)
 
     def only(self, obj: Any, owner: str, path: tuple) -> None:
         """Fields the schema allows only on some unit types or weapon kinds (`only`)."""
@@ -984,6 +988,12 @@ class _Checker:
             if u.moving is not None and u.side != sit.attacker:
                 self.doc.fail(("units", i, "moving"), f"a moving unit of the ATTACKER's side ({sit.attacker})",
                               u.side, key=True)
+            for k, attack in enumerate(u.attacked_here):
+                for j, x in enumerate(attack.by):
+                    other = units.get(x) or owner.get(x)
+                    if other is not None and other.side == u.side:
+                        self.doc.fail(("units", i, "attacked_here", k, "by", j),
+                                      f"an enemy unit or weapon that attacked {u.id} (not side {u.side})", x)
             for k, x in enumerate(u.directed):
                 other = units.get(x) or owner.get(x)
                 if x == u.id:

@@ -314,7 +314,7 @@ QUESTIONS: dict[str, type[Base]] = {
     "gun_elevation": GunElevation,
 }
 
-RuleIds = F(list[Annotated[str, Meta(pattern=r"^[A-Za-z0-9][A-Za-z0-9 .,()*'/-]{0,39}$")]],
+RuleIds = F(list[Annotated[str, Meta(pattern=r"^[A-Za-z0-9][A-Za-z0-9 .,()*'/-]{0,39}$", extra={"strict": True})]],
             "rule ids that must be among the reasons", max_length=40)
 IdMap = dict[Annotated[str, Meta(pattern=ID_PATTERN)], Any]
 
