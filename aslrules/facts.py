@@ -135,17 +135,7 @@ def situation_facts(sit: Situation) -> FactBuilder:
         if los.to_hexside is not None:
             fb.add("los_to_hexside", a, fb.hex(los.to_hexside[0]), fb.hex(los.to_hexside[1]))
             continue
-        b = fb.hex(los.to)
-        if los.blocked:
-            fb.add("los_blocked", a, b)
-        if los.hindrance:
-            fb.add("los_hindrance", a, b, Number(los.hindrance))
-        if los.hexside_tem:
-            fb.add("los_hexside_tem", a, b, Number(los.hexside_tem))
-        if los.range is not None:
-            fb.add("los_range", a, b, Number(los.range))
-        if los.cliff:
-            fb.add("los_cliff", a, b)
+        fb.fields(los, a, fb.hex(los.to))
     for key, counter in d.residual_fp.items():
         loc = fb.location(key)
         if isinstance(counter, S.ResidualCounter):

@@ -150,11 +150,15 @@ class LineOfSight(Base, kw_only=True):
     to: Hexid("the target's hex (exactly one of to, to_hexside)") | None = None
     to_hexside: F(Annotated[list[Annotated[str, Meta(pattern=HEX_PATTERN)]], Meta(min_length=2, max_length=2)],
                   "LOS to that entire hexside, as its two hexes (Snap Shot, A8.15)", kind="hexside") | None = None
-    hindrance: Int("total Hindrance DRM along the LOF", 0, 20) = 0
-    hexside_tem: Int("TEM of a hexside of the target Location crossed by the LOF (hedge, wall)", 0, 10) = 0
-    blocked: F(bool, "the LOS is blocked") = False
-    range: Int("the range in hexes (overrides the grid's; needed between boards)", 0, 999) | None = None
-    cliff: F(bool, "the LOF crosses a Cliff (C2.6 EXC, B11.31)") = False
+    hindrance: Int("total Hindrance DRM along the LOF", 0, 20, fact="los_hindrance", omit=0) = 0
+    hexside_tem: Int("TEM of a hexside of the target Location crossed by the LOF (hedge, wall)", 0, 10,
+                     fact="los_hexside_tem", omit=0) = 0
+    blocked: F(bool, "the LOS is blocked", fact="los_blocked") = False
+    range: Int("the range in hexes (overrides the grid's; needed between boards)", 0, 999,
+               fact="los_range") | None = None
+    cliff: F(bool, "the LOF crosses a Cliff (C2.6 EXC, B11.31)", fact="los_cliff") = False
+    height_advantage: F(bool, "the target's hex (`to`) has Height Advantage over the firer's (B10.31): +1 DRM, "
+                        "never a lower Residual FP (A8.26)", fact="los_height_advantage") = False
 
 
 class ResidualCounter(Base, kw_only=True):
@@ -331,6 +335,8 @@ class AttackAnswer(Base, kw_only=True):
     residual_fp: Num("Residual FP left in the target Location", 0, 999) | None = None
     after: F(dict[Annotated[str, Meta(pattern=ID_PATTERN)], FireCounter], "fire counters afterwards",
              kind="any") | None = None
+    range: F(Annotated[int, Meta(ge=0, le=999)] | list[Annotated[int, Meta(ge=0, le=999)]],
+             "range in hexes from the firing Location(s) to the target") | None = None
     fpf_nmc_dr: Int("FPF: Final DR of the firers' NMC", -10, 30) | None = None
     firer_status: F(dict[Annotated[str, Meta(pattern=ID_PATTERN)], FirerStatus], "what that NMC does",
                     kind="unit") | None = None
