@@ -25,8 +25,7 @@ from test_property import mutated
 from aslrules import core, fast
 from aslrules.core import build_facts, check, iter_case_files
 from aslrules.errors import EngineError, InputError
-from aslrules.fast import capi, pool
-from aslrules.fast import accelerated
+from aslrules.fast import accelerated, capi, pool
 from aslrules.fast.accelerated import Accelerated
 from aslrules.fast.cache import Cache
 from aslrules.fast.program import parse_files
@@ -305,7 +304,7 @@ def test_relevance_on_toy_programs() -> None:
     from clingo import Function, Number
 
     stms, rel = _toy("q(X) :- p(X). r(X) :- q(X). z :- w. s(X) :- p(X), kind(X, big). #show r/1. #show s/1.")
-    kept = lambda facts: [str(stms[i]) for i in rel.live(rel.domain(facts)) if stms[i].ast_type.name == "Rule"]  # noqa: E731
+    kept = lambda facts: [str(stms[i]) for i in rel.live(rel.domain(facts)) if stms[i].ast_type.name == "Rule"]
     # no p fact: nothing can fire; p, but kind only `small`: s cannot fire; z never
     assert kept([]) == []
     small = [("p", (Number(1),)), ("kind", (Number(1), Function("small")))]

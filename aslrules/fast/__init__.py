@@ -83,4 +83,4 @@ def from_spec(spec: tuple) -> Solver:
     return solver(path, accelerate=True, prune=prune, direct=direct)
 
 
-__all__ = ["Plain", "Solver", "VERSION", "from_spec", "solver"]
+__all__ = ["VERSION", "Plain", "Solver", "from_spec", "solver"]

@@ -23,15 +23,14 @@ from pathlib import Path
 import clingo
 from clingo import Function, Number, Symbol, ast
 
-from ..solve import kb_files
 from ..errors import EngineError
+from ..solve import kb_files
 from ..symbols import Fact, Facts, Term
 from . import capi
 from .batch import CASE_PRED, batch_program, case_independent
 from .cache import Cache
 from .program import input_signatures, parse_files, parse_text, program_text
 from .relevance import Domain, Relevance
-
 
 _LIVE: weakref.WeakSet = weakref.WeakSet()
 
@@ -74,7 +73,7 @@ class Accelerated:
 
     def prepare(self) -> None:
         """The batch rewrite, made (or read) once before worker processes fork."""
-        self.batch
+        _ = self.batch
 
     # ------------------------------------------------------------------ the KB and its analyses
 

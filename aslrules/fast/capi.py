@@ -21,7 +21,8 @@ from typing import Any
 import clingo
 from clingo import Function, Symbol
 
-from ..symbols import Term, Value, read_atoms as read_atoms_public
+from ..symbols import Term, Value
+from ..symbols import read_atoms as read_atoms_public
 
 #: clingo versions (major, minor) whose private cffi bindings this module was verified on.
 VERIFIED = ((5, 7), (5, 8))

@@ -79,7 +79,7 @@ def run(solver: Solver, task: Callable[[Solver, Any], Any], chunks: Sequence[Any
             results = list(pool.map(_call, jobs))
     except InputError:
         raise
-    except Exception as e:  # noqa: BLE001 - a worker died (BrokenProcessPool) or could not start
+    except Exception as e:
         raise EngineError(f"a worker process failed ({type(e).__name__}: {e}); "
                           "try again with one process (--jobs 1)") from e
     finally:

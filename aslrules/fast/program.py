@@ -9,6 +9,7 @@ from pathlib import Path
 import clingo
 from clingo import ast
 
+
 def parse_files(files: Sequence[Path]) -> list[ast.AST]:
     """The KB's statements, comments left out (they cost ProgramBuilder time and ground to nothing),
     anonymous variables of positive body atoms named (`name_anonymous`)."""
