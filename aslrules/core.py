@@ -4,37 +4,32 @@ from __future__ import annotations
 
 import gc
 import os
-from contextlib import contextmanager
 from collections.abc import Iterable, Iterator, Sequence
+from contextlib import contextmanager
 from dataclasses import dataclass, field
 from fractions import Fraction
-from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from clingo import Function, Number, String
 
 from . import model
-
 from .answers import Answer, fmt_number, read_answers
-from .engine import Engine
+from .engine import Solver, solver
 from .errors import InputError
 from .facts import FactBuilder, question_facts, situation_facts
 from .inputcheck import raise_input_errors
-from .loader import load_file, parse_location
+from .loader import case_files, load_file, parse_location
 from .model import Expectation, Location, Situation
 from .schema import ABSENT
 
-if TYPE_CHECKING:
-    from concurrent.futures import ProcessPoolExecutor
-
-_ENGINE: Engine | None = None
+_ENGINE: Solver | None = None
 
 
-def engine() -> Engine:
-    """The process-wide engine (the KB is parsed once)."""
+def engine() -> Solver:
+    """The process-wide solver (the KB is parsed once): `aslrules.fast.solver()`'s pick."""
     global _ENGINE
     if _ENGINE is None:
-        _ENGINE = Engine()
+        _ENGINE = solver()
     return _ENGINE
 
 
@@ -49,7 +44,7 @@ def build_facts(sit: Situation, *, list_options: bool = False, firer: str | None
     return fb
 
 
-def ask(sit: Situation, *, firer: str | None = None, eng: Engine | None = None) -> list[Answer]:
+def ask(sit: Situation, *, firer: str | None = None, eng: Solver | None = None) -> list[Answer]:
     """Answer the situation's questions; with none, list every DEFENDER fire option."""
     eng = eng or engine()
     listing = not sit.expect
@@ -76,7 +71,7 @@ class Geometry:
 
 
 def geometry(a: str, b: str, *, range_override: int | None = None, blocked: bool = False,
-             readings: dict[str, str] | None = None, eng: Engine | None = None) -> Geometry:
+             readings: dict[str, str] | None = None, eng: Solver | None = None) -> Geometry:
     """Ask the KB for the range and ADJACENT between Locations `a` and `b` ("X2", "1H5", "X2@1").
 
     Python only parses the ids; the KB measures them (need_pair/2 -> range/3, adjacent/2).
@@ -199,7 +194,7 @@ def _figure(ans: Answer, name: str) -> Any:
 
 def _same(expected: Any, actual: Any) -> bool:
     if isinstance(expected, (tuple, list)) or isinstance(actual, (tuple, list)):
-        as_set = lambda v: set(v) if isinstance(v, (tuple, list)) else {v}  # noqa: E731
+        as_set = lambda v: set(v) if isinstance(v, (tuple, list)) else {v}
         return as_set(expected) == as_set(actual)
     return expected == actual and isinstance(expected, bool) == isinstance(actual, bool)
 
@@ -227,11 +222,10 @@ def _no_cyclic_gc() -> Iterator[None]:
             gc.enable()
 
 
-def _answer_chunk(eng: Engine, chunk: Sequence[Situation]) -> list[dict[Any, Answer]]:
+def _answer_chunk(eng: Solver, chunk: Sequence[Situation]) -> list[dict[Any, Answer]]:
     """Each case's answers, one grounding for the chunk."""
     with _no_cyclic_gc():
-        facts = [build_facts(s).facts for s in chunk]
-        per_case = eng.solve_batch(facts) if len(chunk) > 1 else [eng.solve(facts[0])]
+        per_case = eng.solve_many([build_facts(s).facts for s in chunk])
         answers = []
         for sit, atoms in zip(chunk, per_case):
             raise_input_errors(sit, atoms)
@@ -239,28 +233,10 @@ def _answer_chunk(eng: Engine, chunk: Sequence[Situation]) -> list[dict[Any, Ans
     return answers
 
 
-_POOL_ENGINE: Engine | None = None
-
-
-def _pool_init(directory: str, prune: bool) -> None:
-    global _POOL_ENGINE
-    if _POOL_ENGINE is None:  # forked workers inherit the parent's engine, parsed already
-        _POOL_ENGINE = Engine(Path(directory), prune=prune)
-
-
-_POOL_CASES: Sequence[Situation] | None = None  # a forked worker's copy of the parent's cases
-
-
-def _pool_chunk(chunk: Sequence[Situation] | tuple[int, int]) -> list[dict[Any, Answer]] | tuple:
-    """Answer one chunk in a worker: given as cases (spawn), or as a range of the cases a forked
-    worker inherited (pickling 100 loaded cases to send them costs about 150 ms)."""
-    assert _POOL_ENGINE is not None
-    if isinstance(chunk, tuple):
-        assert _POOL_CASES is not None
-        chunk = _POOL_CASES[chunk[0]:chunk[1]]
-    try:  # only the expectations' questions (numbered) go back to the parent
-        return [{k: a for k, a in answers.items() if isinstance(k, int)}
-                for answers in _answer_chunk(_POOL_ENGINE, chunk)]
+def _pool_chunk(eng: Solver, chunk: Sequence[Situation]) -> list[dict[Any, Answer]] | tuple:
+    """Answer one chunk in a worker process; only the expectations' questions (numbered) go back."""
+    try:
+        return [{k: a for k, a in answers.items() if isinstance(k, int)} for answers in _answer_chunk(eng, chunk)]
     except InputError as e:  # sent back as data
         return _error(e)
 
@@ -270,20 +246,16 @@ def _workers(workers: int | None, n_chunks: int) -> int:
 
 
 def _context() -> Any:
-    """Forked workers (they inherit the KB, parsed and rewritten) where the platform can fork."""
-    import multiprocessing  # here: a question alone needs no workers (30 ms less to start)
+    """The multiprocessing context of the worker processes (fork where the platform can)."""
+    from .fast import pool
 
-    methods = multiprocessing.get_all_start_methods()
-    return multiprocessing.get_context("fork" if "fork" in methods else "spawn")
+    return pool.context()
 
 
-def _pool(eng: Engine, workers: int, context: Any) -> ProcessPoolExecutor:
-    """Worker processes that answer with `eng`'s KB."""
-    from concurrent.futures import ProcessPoolExecutor
+def _run(eng: Solver, task: Any, chunks: Sequence[Any], workers: int, **kw: Any) -> list:
+    from .fast import pool  # here: a question alone needs no workers
 
-    eng.batch  # rewrite the KB once, before forking
-    return ProcessPoolExecutor(workers, mp_context=context, initializer=_pool_init,
-                               initargs=(str(eng.files[0].parent), eng.prune))
+    return pool.run(eng, task, chunks, workers=workers, context=_context(), **kw)
 
 
 def _outcomes(chunk: Sequence[Situation], answers: Sequence[dict[Any, Answer]]) -> list[Outcome]:
@@ -295,30 +267,21 @@ def _outcomes(chunk: Sequence[Situation], answers: Sequence[dict[Any, Answer]]) 
     return outcomes
 
 
-def check(situations: Sequence[Situation], *, eng: Engine | None = None, batch_size: int = 100,
+def check(situations: Sequence[Situation], *, eng: Solver | None = None, batch_size: int = 100,
           workers: int | None = None) -> list[Outcome]:
     """Check every expectation of every case; cases are grounded `batch_size` at a time.
 
     With more cases than one batch holds, the batches are shared among `workers` processes
-    (default: one per CPU, at most 4; `workers=1` keeps everything in this process)."""
-    global _POOL_ENGINE, _POOL_CASES
+    (default: one per CPU, at most 4; `workers=1` keeps everything in this process).  A worker
+    that dies or fails raises `EngineError`."""
     eng = eng or engine()
-    ranges = [(i, i + batch_size) for i in range(0, len(situations), batch_size)]
-    chunks = [situations[a:b] for a, b in ranges]
+    ranges = [range(i, min(i + batch_size, len(situations))) for i in range(0, len(situations), batch_size)]
+    chunks = [situations[r.start:r.stop] for r in ranges]
     workers = _workers(workers, len(chunks))
     if workers <= 1 or len(chunks) <= 1:
         results = [_answer_chunk(eng, c) for c in chunks]
     else:
-        context = _context()
-        forked = context.get_start_method() == "fork"
-        _POOL_ENGINE = eng  # inherited by forked workers
-        if forked:
-            _POOL_CASES = situations
-        try:
-            with _pool(eng, workers, context) as pool:
-                results = list(pool.map(_pool_chunk, ranges if forked else chunks))
-        finally:
-            _POOL_ENGINE = _POOL_CASES = None
+        results = _run(eng, _pool_chunk, chunks, workers, whole=situations, ranges=ranges)
         for r in results:
             if isinstance(r, tuple):
                 raise InputError(*r)
@@ -329,7 +292,7 @@ def _error(e: InputError) -> tuple:
     return (e.file, e.line, e.path, e.expected, e.got)  # the exception's own pickling loses its fields
 
 
-def _check_paths(eng: Engine, paths: Sequence[str]) -> tuple[str, Any]:
+def _check_paths(eng: Solver, paths: Sequence[str]) -> tuple[str, Any]:
     """Load and check one chunk of case files: ("ok", (passed, failures)), or the first error,
     ("load", fields) or ("answer", fields)."""
     with _no_cyclic_gc():  # loading, too, makes no cycles worth collecting
@@ -345,20 +308,15 @@ def _check_paths(eng: Engine, paths: Sequence[str]) -> tuple[str, Any]:
     return "ok", (len(outcomes) - len(failures), failures)
 
 
-def _pool_paths(paths: Sequence[str]) -> tuple[str, Any]:
-    assert _POOL_ENGINE is not None
-    return _check_paths(_POOL_ENGINE, paths)
-
-
-def check_files(paths: Sequence[str], *, eng: Engine | None = None, batch_size: int = 100,
+def check_files(paths: Sequence[str], *, eng: Solver | None = None, batch_size: int = 100,
                 workers: int | None = None) -> Report:
     """Load and check case files, `batch_size` to a grounding (what `aslrules check` does).
 
     With more files than one batch holds, each of `workers` processes (default: one per CPU,
     at most 4) loads the files it checks: loading costs about as much as checking, and only the
     failures travel back.  As if every file were loaded first: an unreadable file is reported
-    (InputError) before any question that cannot be answered, the first one in file order."""
-    global _POOL_ENGINE
+    (InputError) before any question that cannot be answered, the first one in file order.
+    A worker that dies or fails raises `EngineError`."""
     eng = eng or engine()
     chunks = [paths[i:i + batch_size] for i in range(0, len(paths), batch_size)]
     workers = _workers(workers, len(chunks))
@@ -369,12 +327,7 @@ def check_files(paths: Sequence[str], *, eng: Engine | None = None, batch_size: 
             if results[-1][0] == "load":
                 break
     else:
-        _POOL_ENGINE = eng
-        try:
-            with _pool(eng, workers, _context()) as pool:
-                results = list(pool.map(_pool_paths, chunks))
-        finally:
-            _POOL_ENGINE = None
+        results = _run(eng, _check_paths, chunks, workers)
     for kind in ("load", "answer"):
         for status, value in results:
             if status == kind:
@@ -383,18 +336,21 @@ def check_files(paths: Sequence[str], *, eng: Engine | None = None, batch_size: 
 
 
 def iter_case_files(paths: Iterable[str]) -> list[str]:
-    """Expand directories into their *.yaml / *.yml files, sorted."""
-    from pathlib import Path
-
-    files: list[str] = []
-    for p in paths:
-        path = Path(p)
-        if path.is_dir():
-            files.extend(str(f) for f in sorted(path.rglob("*")) if f.suffix in (".yaml", ".yml"))
-        else:
-            files.append(str(path))
-    return files
+    """Expand directories into their case files, sorted (`loader.case_files`)."""
+    return case_files(list(paths))
 
 
-__all__ = ["ask", "check", "check_files", "compare", "engine", "geometry", "hex_range", "adjacent", "Geometry",
-           "Outcome", "Mismatch", "Report"]
+__all__ = [
+    "Geometry",
+    "Mismatch",
+    "Outcome",
+    "Report",
+    "adjacent",
+    "ask",
+    "check",
+    "check_files",
+    "compare",
+    "engine",
+    "geometry",
+    "hex_range",
+]

@@ -17,3 +17,20 @@ class InputError(Exception):
             got = repr(self.got)
             text += f", got {got if len(got) <= 60 else got[:57] + '...'}"
         return text.replace("\n", " ")
+
+
+class EngineError(InputError):
+    """The engine could not answer: a worker process died or failed, or the KB has no answer.
+
+    Not the user's file's fault, but a message, not a traceback: it is an InputError so that the
+    CLI prints it on one line and exits 2."""
+
+    def __init__(self, message: str):
+        self.message = message
+        super().__init__("", None, "", message)
+
+    def __str__(self) -> str:
+        return f"engine: {self.message}".replace("\n", " ")
+
+    def __reduce__(self) -> tuple:
+        return (EngineError, (self.message,))

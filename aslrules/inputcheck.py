@@ -31,7 +31,7 @@ def _where(sit: Situation, kind: str, ident: Any, field: str) -> tuple:
     elif kind == "question" and isinstance(ident, int) and ident < len(sit.expect):
         return ("expect", ident, sit.expect[ident].kind) + rel
     elif kind == "los" and isinstance(ident, Term):
-        board = lambda h: sit.board + h if sit.board and h[:1].isalpha() else h  # noqa: E731
+        board = lambda h: sit.board + h if sit.board and h[:1].isalpha() else h
         for i, los in enumerate(sit.data.lines_of_sight):
             hexes = (los.frm, los.to) if los.to is not None else (los.frm, *los.to_hexside)
             if tuple(board(h) for h in hexes) == tuple(ident.arguments):

@@ -1,40 +1,23 @@
-"""Between clingo symbols and Python values, in the two loops where the cost adds up.
+"""Between clingo symbols and Python values, through clingo's public API only.
 
-A batch of 100 cases adds about 35,000 facts and reads about 4,000 shown atoms.  Through
-clingo's Python API every fact costs three calls that each allocate (Function, add_atom,
-add_rule) and every argument read costs one or two (type, then number, string, name or
-arguments): together more than the grounding itself.  Here the same C functions are called
-through the cffi bindings the clingo package itself uses (`clingo._internal`), with buffers
-allocated once.  Where those bindings are missing (a clingo other than 5.5-5.8) the public
-API does the same work; tests/test_engine.py checks that both paths agree.
-
-Shown atoms are read into plain Python values:
+Facts go in as `(predicate, arguments)` pairs of clingo symbols (`Fact`), grouped by
+signature (`Facts`).  Shown atoms are read into plain Python values:
 
 * a number is an `int`, a string a `str`;
 * a constant, a function or a tuple is a `Term(name, arguments)` (a tuple's name is "").
 
 `Term`s print as clingo prints the symbol and sort as clingo sorts symbols (numbers, then
 constants, then strings, then functions by arity and name), so answers come out in the
-order they always had.
+order they always had.  The accelerated solver does the same work through clingo's C
+functions (aslrules/fast/capi.py).
 """
 
 from __future__ import annotations
 
-from collections.abc import Container, Iterable, Iterator, Sequence
+from collections.abc import Iterable, Iterator, Sequence
 from typing import Any, NamedTuple
 
-from clingo import Function, Symbol, SymbolType
-
-try:
-    from clingo._internal import _ffi, _handle_error, _lib
-except ImportError:  # pragma: no cover - another clingo layout: the public API is used
-    _lib = None
-
-_USED = ("clingo_symbol_create_function", "clingo_backend_add_atom", "clingo_backend_rule", "clingo_symbol_type",
-         "clingo_symbol_number", "clingo_symbol_string", "clingo_symbol_name", "clingo_symbol_arguments")
-
-#: Whether the fast path (clingo's C functions) is in use.
-DIRECT = _lib is not None and all(hasattr(_lib, f) for f in _USED)
+from clingo import Backend, Function, Symbol, SymbolType
 
 Fact = tuple[str, tuple[Symbol, ...]]
 Value = Any  # int | str | Term
@@ -106,90 +89,17 @@ def sort_key(v: Value) -> tuple:
     return (3, len(v.arguments), v.name, tuple(map(sort_key, v.arguments)))
 
 
-# --------------------------------------------------------------------------- facts in
+# --------------------------------------------------------------------------- facts in, atoms out
 
 
-class Shared:
-    """The facts the cases of one batch share: those of `signatures` (inputs the KB declares
-    case-independent, a function of their first argument) go in once, with no case argument."""
-
-    def __init__(self, signatures: Container[tuple[str, int]]):
-        self.signatures = signatures
-        self.added: set[tuple[str, Symbol]] = set()
-
-    def first(self, pred: str, args: tuple[Symbol, ...]) -> bool:
-        """Whether this fact is new to the batch (and now marked added)."""
-        key = (pred, args[0])
-        if key in self.added:
-            return False
-        self.added.add(key)
-        return True
+def add_facts(backend: Backend, facts: Iterable[Fact]) -> None:
+    """Add each fact `pred(args...)` through an open Backend."""
+    for pred, args in Facts.of(facts):
+        backend.add_rule([backend.add_atom(Function(pred, list(args)))])
 
 
-def add_facts(backend: Any, facts: Iterable[Fact], case: Symbol | None = None, *,
-              keep: Container[tuple[str, int]] | None = None, shared: Shared | None = None,
-              direct: bool = True) -> None:
-    """Add `pred(case, args...)` (or `pred(args...)`) for each fact through an open Backend;
-    with `keep`, only the facts whose (predicate, arity) it holds; with `shared`, the facts it
-    shares once for the batch, with no case argument."""
-    table = Facts.of(facts).table
-    if case is None:
-        shared = None
-    if direct and DIRECT and hasattr(backend, "_rep"):
-        _add_facts_c(backend._rep, table, case, keep, shared)
-        return
-    for sig, rows in table.items():
-        if keep is not None and sig not in keep:
-            continue
-        pred = sig[0]
-        once = shared is not None and sig in shared.signatures
-        for args in rows:
-            if once:
-                if shared.first(pred, args):  # type: ignore[union-attr]
-                    backend.add_rule([backend.add_atom(Function(pred, list(args)))])
-                continue
-            full = [case, *args] if case is not None else list(args)
-            backend.add_rule([backend.add_atom(Function(pred, full))])
-
-
-def _add_facts_c(backend: Any, table: dict[tuple[str, int], list[tuple[Symbol, ...]]], case: Symbol | None,
-                 keep: Container[tuple[str, int]] | None, shared: Shared | None) -> None:
-    new = _ffi.new
-    create, add_atom, add_rule = _lib.clingo_symbol_create_function, _lib.clingo_backend_add_atom, \
-        _lib.clingo_backend_rule
-    symbol, atom, null = new("clingo_symbol_t*"), new("clingo_atom_t[1]"), _ffi.NULL
-    size = 16
-    args = new("clingo_symbol_t[]", size)
-    for sig, rows in table.items():
-        if keep is not None and sig not in keep:
-            continue
-        pred, arity = sig
-        name = pred.encode()
-        once = shared is not None and sig in shared.signatures
-        start = 1 if case is not None and not once else 0
-        n = start + arity
-        if n > size:
-            size = 2 * n
-            args = new("clingo_symbol_t[]", size)
-        if start:
-            args[0] = case._rep  # type: ignore[union-attr]
-        for fargs in rows:
-            if once and not shared.first(pred, fargs):  # type: ignore[union-attr]
-                continue
-            for k, a in enumerate(fargs, start):
-                args[k] = a._rep
-            if not (create(name, args, n, True, symbol) and add_atom(backend, symbol, atom)
-                    and add_rule(backend, False, atom, 1, null, 0)):
-                _handle_error(False)
-
-
-# --------------------------------------------------------------------------- atoms out
-
-
-def read_atoms(symbols: Sequence[Symbol], *, direct: bool = True) -> list[Term]:
+def read_atoms(symbols: Sequence[Symbol]) -> list[Term]:
     """The shown atoms as `Term`s, their arguments as Python values."""
-    if direct and DIRECT:
-        return _Reader().atoms(symbols)
     return [symbol_value(s) for s in symbols]
 
 
@@ -203,41 +113,3 @@ def symbol_value(s: Symbol) -> Value:
     if t == SymbolType.Function:
         return Term(s.name, tuple(symbol_value(a) for a in s.arguments))
     return Term(str(s))  # #inf, #sup: shown by no KB rule
-
-
-class _Reader:
-    """Reads the symbols of one model.  A symbol met twice (a unit id, a rule id) is read once:
-    the model holds its symbols while they are read, so equal codes are equal symbols."""
-
-    def __init__(self) -> None:
-        self.p_char = _ffi.new("char**")
-        self.p_int = _ffi.new("int*")
-        self.p_args = _ffi.new("clingo_symbol_t**")
-        self.p_size = _ffi.new("size_t*")
-        self.cache: dict[int, Value] = {}
-
-    def atoms(self, symbols: Sequence[Symbol]) -> list[Term]:
-        return [self.value(s._rep) for s in symbols]
-
-    def value(self, rep: int) -> Value:
-        v = self.cache.get(rep)
-        if v is not None:
-            return v
-        t = _lib.clingo_symbol_type(rep)
-        if t == _lib.clingo_symbol_type_number:
-            _lib.clingo_symbol_number(rep, self.p_int)
-            v = self.p_int[0]
-        elif t == _lib.clingo_symbol_type_string:
-            _lib.clingo_symbol_string(rep, self.p_char)
-            v = _ffi.string(self.p_char[0]).decode()
-        elif t == _lib.clingo_symbol_type_function:
-            _lib.clingo_symbol_name(rep, self.p_char)
-            name = _ffi.string(self.p_char[0]).decode()
-            _lib.clingo_symbol_arguments(rep, self.p_args, self.p_size)
-            n = self.p_size[0]
-            reps = list(_ffi.unpack(self.p_args[0], n)) if n else []
-            v = Term(name, tuple(self.value(r) for r in reps))
-        else:
-            v = Term(str(Symbol(rep)))
-        self.cache[rep] = v
-        return v

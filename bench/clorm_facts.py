@@ -3,7 +3,8 @@
 
     pip install clorm && python bench/clorm_facts.py
 
-* aslrules: build_facts (clingo symbols) and symbols.add_facts through the backend;
+* aslrules: build_facts (clingo symbols) and fast.capi.add_facts through the backend (clingo's
+  C functions where verified, as the accelerated solver adds them);
 * clorm, raw fields: the same symbols wrapped in one clorm Predicate class per input
   predicate, a FactBase, ClormControl.add_facts;
 * clorm, typed fields: Predicates with String/Integer/Constant fields made from Python values
@@ -21,11 +22,11 @@ from pathlib import Path
 import clingo
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-from run import situation  # noqa: E402
+from run import situation
 
-from aslrules.core import build_facts  # noqa: E402
-from aslrules.loader import load_text  # noqa: E402
-from aslrules.symbols import add_facts  # noqa: E402
+from aslrules.core import build_facts
+from aslrules.fast.capi import add_facts
+from aslrules.loader import load_text
 
 try:
     from clorm import ConstantField, FactBase, IntegerField, Predicate, RawField, StringField
@@ -59,7 +60,7 @@ def main() -> None:
     def ours() -> None:
         ctl = clingo.Control()  # kept: a Backend does not keep its Control alive
         with ctl.backend() as b:
-            add_facts(b, build_facts(sit).facts)
+            add_facts(b, build_facts(sit).facts.table)
 
     def clorm_raw() -> None:
         ClormControl().add_facts(FactBase([classes[False][(p, len(a))](*a) for p, a in build_facts(sit).facts]))

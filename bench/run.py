@@ -6,7 +6,7 @@ For a 20-unit and a 500-unit generated situation (units spread over one board, o
 moving stack, one declared attack):
 
 * load: reading the YAML file (the loader);
-* warm: ms per question in process (the Engine kept, N repeats): the median, on which the
+* warm: ms per question in process (the solver kept, N repeats): the median, on which the
   target is judged, and the fastest repeat (what the code costs while the machine runs at
   its best: its speed changes over minutes); the median split into building the facts,
   solving (pruning the KB to the rules that may fire, Control, ProgramBuilder, backend
@@ -52,10 +52,12 @@ from pathlib import Path
 
 import clingo
 
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent))  # the source tree's aslrules, installed or not
+
 from aslrules.answers import read_answers
 from aslrules.core import ask, build_facts, check, check_files, engine, iter_case_files
-from aslrules.engine import kb_files
 from aslrules.loader import load_file, load_text
+from aslrules.solve import kb_files
 
 COLUMNS = [chr(c) for c in range(ord("A"), ord("Z") + 1)] + [chr(c) * 2 for c in range(ord("A"), ord("G") + 1)]
 # every hex of the board but those of the declared attack (D4 -> D5, entered from D6)
@@ -106,11 +108,12 @@ def facts_text(sit) -> str:
 
 def pruned_program(sit) -> tuple[str, str]:
     """What aslrules grounds for the situation's question, as program text: the rules its
-    relevance analysis keeps (engine.Relevance) and the facts they may read.  For the
+    relevance analysis keeps (aslrules/fast/relevance.py) and the facts they may read.  For the
     clingo-alone baseline only."""
-    eng = engine()
+    from aslrules.fast import solver
+
     facts = build_facts(sit).facts
-    program, needed = eng._pruned(eng.relevance().domain(facts), batch=False)
+    program, needed = solver(accelerate=True).pruned(facts)
     text = "".join(f"{clingo.Function(p, list(a))}.\n" for p, a in facts if needed is None or (p, len(a)) in needed)
     return "\n".join(str(s) for s in program), text
 
@@ -179,7 +182,7 @@ def measure_situation(n_units: int, repeats: int, tmp: Path) -> dict[str, float]
     symbols = eng.solve(facts)
     files = [str(f) for f in kb_files()]
     ftext = facts_text(sit)
-    # the same, given only the rules and facts aslrules grounds (engine.Relevance)
+    # the same, given only the rules and facts aslrules grounds (its relevance pruning)
     program, ptext = pruned_program(sit)
     with tempfile.NamedTemporaryFile("w", suffix=".lp", delete=False) as f:
         f.write(program)

@@ -1,57 +1,122 @@
-"""The engine's shortcuts change no answer (performance-notes.md; bench/run.py measures them):
+"""The accelerated solver (aslrules/fast) gives the plain solver's answers (aslrules/solve.py).
 
-* relevance pruning (engine.Relevance): only the rules that may fire for the facts are grounded;
+* relevance pruning: only the rules that may fire for the facts are grounded;
 * batching: many cases in one grounding (the KB rewritten with a case argument);
+* clingo's C functions for facts and atoms, on the clingo versions they were verified on;
+* the on-disk cache of the KB's analysis;
 * worker processes: batches shared among processes.
 
-Each is compared with the plain way on every example case and on mutated situations."""
+The plain answer of every file under examples/ is computed once (`plain` below) and compared
+with the accelerated answers, one at a time and batched."""
 
 from __future__ import annotations
 
+import importlib
+import os
+import shutil
+import stat
 from pathlib import Path
 
+import clingo
+import pytest
 from hypothesis import HealthCheck, given, settings
 from test_property import mutated
 
+from aslrules import core, fast
 from aslrules.core import build_facts, check, iter_case_files
-from aslrules import symbols
-from aslrules.engine import Engine, Relevance
-from aslrules.errors import InputError
+from aslrules.errors import EngineError, InputError
+from aslrules.fast import accelerated, capi, pool
+from aslrules.fast.accelerated import Accelerated
+from aslrules.fast.cache import Cache
+from aslrules.fast.program import parse_files
+from aslrules.fast.relevance import Relevance
 from aslrules.loader import load_file, load_text
+from aslrules.solve import kb_files
 
 ROOT = Path(__file__).resolve().parent.parent
 FILES = iter_case_files([str(ROOT / "tests" / "cases"), str(ROOT / "examples")])
 SITUATIONS = [load_file(f) for f in FILES]
-FULL = Engine(prune=False)
-PRUNED = Engine()
+FACTS = [build_facts(s, list_options=not s.expect).facts for s in SITUATIONS]
+PLAIN = fast.Plain()
+FAST = fast.solver(accelerate=True)
 
 
-def shown(symbols) -> list[str]:
-    return sorted(map(str, symbols))
+def shown(atoms) -> list[str]:
+    return sorted(map(str, atoms))
 
 
-def test_pruning_keeps_every_answer() -> None:
-    for path, sit in zip(FILES, SITUATIONS):
-        facts = build_facts(sit, list_options=not sit.expect).facts
-        assert shown(PRUNED.solve(facts)) == shown(FULL.solve(facts)), path
+def _plain_shown(solver, facts) -> list[list[str]]:
+    return [shown(solver.solve(f)) for f in facts]
+
+
+@pytest.fixture(scope="module")
+def plain() -> list[list[str]]:
+    """The plain path's answer for every file under examples/, computed once (by forked worker
+    processes where the platform can fork: the plain path grounds the whole KB each time)."""
+    workers = min(os.cpu_count() or 1, 4)
+    if workers == 1 or pool.context().get_start_method() != "fork":
+        return _plain_shown(PLAIN, FACTS)
+    ranges = [range(k, min(k + 10, len(FACTS))) for k in range(0, len(FACTS), 10)]
+    chunks = pool.run(PLAIN, _plain_shown, [], workers=workers, whole=FACTS, ranges=ranges)
+    return [x for chunk in chunks for x in chunk]
+
+
+def test_every_case_file_is_compared() -> None:
+    cases = iter_case_files([str(ROOT / "tests" / "cases")])
+    assert cases and set(cases) <= set(FILES)
+
+
+def test_accelerated_one_at_a_time_equals_plain(plain) -> None:
+    for path, facts, expected in zip(FILES, FACTS, plain):
+        assert shown(FAST.solve(facts)) == expected, path
+
+
+def test_accelerated_batched_equals_plain(plain) -> None:
+    """Batches of 100, as `aslrules check` grounds them (situations without questions list options)."""
+    together = [shown(x) for k in range(0, len(FACTS), 100) for x in FAST.solve_many(FACTS[k:k + 100])]
+    assert len(together) == len(plain)
+    for path, got, expected in zip(FILES, together, plain):
+        assert got == expected, path
+
+
+def test_unpruned_and_public_api_paths_equal_plain(plain) -> None:
+    """Each shortcut on its own: no pruning; the public API instead of clingo's C functions."""
+    for solver in (Accelerated(prune=False), Accelerated(direct=False)):
+        assert [shown(x) for x in solver.solve_many(FACTS[::4])] == plain[::4]
+        assert [shown(solver.solve(f)) for f in FACTS[1::8]] == plain[1::8]
+
+
+def test_plain_is_picked_by_the_environment(monkeypatch) -> None:
+    monkeypatch.setenv("ASLRULES_PLAIN", "1")
+    assert isinstance(fast.solver(), fast.Plain)
+    monkeypatch.delenv("ASLRULES_PLAIN")
+    assert isinstance(fast.solver(), Accelerated)
 
 
 def test_pruning_drops_rules() -> None:
     """A plain First Fire question needs no Snap Shot rule, and far from all of the KB."""
     sit = load_file(ROOT / "tests" / "cases" / "a8_1" / "dff_in_mph.yaml")
-    program = PRUNED.program
+    program = parse_files(kb_files())
     relevance = Relevance(program)
     kept = [program[i] for i in relevance.live(relevance.domain(build_facts(sit).facts))
             if program[i].ast_type.name == "Rule"]
     assert len(kept) < 0.7 * sum(1 for s in program if s.ast_type.name == "Rule")
     assert not [str(s) for s in kept if s.location.begin.filename.endswith("snap_shot.lp")]
+    assert any(s.location.begin.filename.endswith("first_fire.lp") for s in kept)
 
 
-def test_batch_keeps_every_answer() -> None:
-    facts = [build_facts(s).facts for s in SITUATIONS if s.expect]
-    together = [shown(x) for x in PRUNED.solve_batch(facts)]
-    assert together == [shown(FULL.solve(f)) for f in facts]
-    assert [shown(x) for x in FULL.solve_batch(facts)] == together
+@settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(mutated())
+def test_accelerated_on_mutated_situations(text: str) -> None:
+    try:
+        sit = load_text(text, "fuzz.yaml")
+    except InputError:
+        return
+    facts = build_facts(sit, list_options=not sit.expect).facts
+    assert shown(FAST.solve(facts)) == shown(PLAIN.solve(facts))
+
+
+# --------------------------------------------------------------------------- worker processes
 
 
 def test_workers_keep_every_answer() -> None:
@@ -66,41 +131,164 @@ def test_workers_report_input_errors() -> None:
     """An InputError found while answering (a range between boards) crosses the process boundary."""
     text = (ROOT / "tests" / "data" / "two_boards_no_range.yaml").read_text(encoding="utf-8")
     cases = [s for s in SITUATIONS if s.expect][:5] + [load_text(text, "boards.yaml")]
-    try:
+    with pytest.raises(InputError) as e:
         check(cases, workers=2, batch_size=2)
-    except InputError as e:
-        assert e.file == "boards.yaml" and e.path == "lines_of_sight"
-    else:
-        raise AssertionError("no InputError")
+    assert e.value.file == "boards.yaml" and e.value.path == "lines_of_sight"
 
 
-@settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
-@given(mutated())
-def test_pruning_on_mutated_situations(text: str) -> None:
+def _dies(eng, chunk):
+    os._exit(3)
+
+
+def _raises(eng, chunk):
+    raise RuntimeError("boom")
+
+
+@pytest.mark.parametrize("answer, message", [(_dies, "worker process failed (BrokenProcessPool"),
+                                             (_raises, "worker process failed: RuntimeError: boom")])
+def test_a_failing_worker_is_an_engine_error(monkeypatch, tmp_path, answer, message) -> None:
+    """A worker that dies or raises is an EngineError in the parent, which the CLI prints on one
+    line (exit 2), whether the workers check loaded cases or load the files themselves."""
+    from aslrules.cli import main
+
+    monkeypatch.setattr(core, "_answer_chunk", answer)  # forked workers inherit it
+    cases = [s for s in SITUATIONS if s.expect][:6]
+    with pytest.raises(EngineError) as e:
+        check(cases, workers=2, batch_size=2)
+    assert message in str(e.value)
+    paths = [str(p) for p in FILES if load_file(p).expect][:6]
+    with pytest.raises(EngineError):
+        core.check_files(paths, workers=2, batch_size=2)
+    err = tmp_path / "err.txt"
+    import contextlib
+    import io
+
+    with open(err, "w") as f, contextlib.redirect_stderr(f), contextlib.redirect_stdout(io.StringIO()):
+        code = main(["check", "tests/cases", "-j", "2"])
+    assert code == 2
+    lines = err.read_text().strip().splitlines()
+    assert len(lines) == 1 and lines[0].startswith("aslrules: error: engine: a worker process failed")
+
+
+def test_workers_started_afresh_make_the_same_solver() -> None:
+    """Spawned workers make their solver from `spec()`: plain and accelerated alike."""
+    import multiprocessing
+
+    cases = [s for s in SITUATIONS if s.expect][:4]
+    spawn = multiprocessing.get_context("spawn")
+    for solver in (fast.Plain(), Accelerated(direct=False)):
+        assert type(fast.from_spec(solver.spec())) is type(solver)
+        got = pool.run(solver, core._pool_chunk, [cases[:2], cases[2:]], workers=2, context=spawn)
+        assert got == [core._pool_chunk(FAST, cases[:2]), core._pool_chunk(FAST, cases[2:])]
+
+
+# --------------------------------------------------------------------------- the cache
+
+
+def _entries(root: Path) -> list[Path]:
+    return sorted(p for p in root.rglob("*.bin"))
+
+
+CACHED = [f for f, s in zip(FACTS, SITUATIONS) if s.expect][:5]
+
+
+@pytest.fixture(scope="module")
+def made(tmp_path_factory) -> tuple[Path, list[list[str]]]:
+    """A cache directory the accelerated solver filled (the analysis made once for these tests),
+    and its answers for CACHED."""
+    root = tmp_path_factory.mktemp("cache")
+    old = os.environ.get("XDG_CACHE_HOME")
+    os.environ["XDG_CACHE_HOME"] = str(root)
     try:
-        sit = load_text(text, "fuzz.yaml")
-    except InputError:
-        return
-    facts = build_facts(sit, list_options=not sit.expect).facts
-    assert shown(PRUNED.solve(facts)) == shown(FULL.solve(facts))
+        answers = [shown(x) for x in Accelerated().solve_many(CACHED)]
+    finally:
+        if old is None:
+            del os.environ["XDG_CACHE_HOME"]
+        else:
+            os.environ["XDG_CACHE_HOME"] = old
+    return root, answers
 
 
-def test_cache(tmp_path, monkeypatch) -> None:
-    """The parsed KB, its batch rewrite and the relevance analysis are cached per KB; a damaged
-    entry is remade."""
+def _copy(made, tmp_path: Path, monkeypatch) -> Path:
+    shutil.copytree(made[0], tmp_path / "c")
+    monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path / "c"))
+    return tmp_path / "c"
+
+
+def test_cache_is_made_then_read(made, tmp_path, monkeypatch) -> None:
+    """The parsed KB with its relevance analysis, and the batch rewrite, are stored, then read
+    instead of made again."""
+    root = _copy(made, tmp_path, monkeypatch)
+    assert [p.name for p in _entries(root)] == ["batch.bin", "program.bin"]
+    monkeypatch.setattr(Relevance, "__init__", lambda *a: pytest.fail("the analysis was made again"))
+    monkeypatch.setattr(accelerated, "batch_program", lambda *a: pytest.fail("the batch rewrite was made again"))
+    read = Accelerated()
+    assert [shown(x) for x in read.solve_many(CACHED)] == made[1]
+    assert read.relevance().sensitive == FAST.relevance().sensitive
+    assert read.relevance().rules == FAST.relevance().rules
+
+
+def test_damaged_cache_entries_are_rebuilt(made, tmp_path, monkeypatch) -> None:
+    """A damaged entry reads as missing: the solver makes it again, answers the same, and stores
+    it sound again."""
+    root = _copy(made, tmp_path, monkeypatch)
+    for p in _entries(root):
+        data = p.read_bytes()
+        p.write_bytes(data[:-100] + bytes([data[-100] ^ 1]) + data[-99:])
+    assert all(Cache(kb_files(), fast.VERSION).read(p.stem) is None for p in _entries(root / "aslrules"))
+    assert [shown(x) for x in Accelerated().solve_many(CACHED)] == made[1]
+    assert all(Cache(kb_files(), fast.VERSION).read(p.stem) is not None for p in _entries(root / "aslrules"))
+
+
+def test_a_damaged_entry_reads_as_missing(tmp_path) -> None:
+    """Garbage, truncation, a flipped byte, an empty file or another key's sound entry: None."""
+    cache = Cache(kb_files(), "v", tmp_path)
+    value = ("text " * 100, [(1, [("p", 2)], {"a": None})], {(("q", 1), 0)})
+    cache.write("e", value)
+    good = cache.path("e").read_bytes()
+    assert cache.read("e") == value
+    other = Cache(kb_files(), "another version", tmp_path / "x")
+    other.write("e", value)
+    for data in (b"garbage ( :- {", good[:len(good) // 2], good[:-1], good[:-5] + bytes([good[-5] ^ 1]) + good[-4:],
+                 b"", other.path("e").read_bytes()):
+        cache.path("e").write_bytes(data)
+        assert cache.read("e") is None
+    assert cache.read("missing") is None
+
+
+def test_the_cache_key_follows_the_kb_and_the_version(tmp_path) -> None:
+    files = kb_files()
+    assert Cache(files, "1", tmp_path).key == Cache(files, "1", tmp_path).key
+    assert Cache(files, "1", tmp_path).key != Cache(files, "2", tmp_path).key
+    assert Cache(files, "1", tmp_path).key != Cache(files[:-1], "1", tmp_path).key
+
+
+def test_a_read_only_cache_directory_works(made, tmp_path, monkeypatch) -> None:
+    """A filled cache in a read-only directory is read; nothing is written."""
+    root = _copy(made, tmp_path, monkeypatch)
+    before = {p: p.read_bytes() for p in _entries(root)}
+    for p in [root, *root.rglob("*")]:
+        p.chmod(p.stat().st_mode & ~(stat.S_IWUSR | stat.S_IWGRP | stat.S_IWOTH))
+    try:
+        monkeypatch.setattr(Relevance, "__init__", lambda *a: pytest.fail("the analysis was made again"))
+        assert [shown(x) for x in Accelerated().solve_many(CACHED)] == made[1]
+        assert {p: p.read_bytes() for p in _entries(root)} == before
+    finally:
+        for p in [root, *root.rglob("*")]:
+            p.chmod(p.stat().st_mode | stat.S_IWUSR)
+
+
+def test_an_unwritable_cache_works(tmp_path, monkeypatch) -> None:
+    """Where nothing can be written (a file stands where the cache directory would be: what a
+    read-only home gives, even to root), the solver makes the analysis and answers."""
+    (tmp_path / "aslrules").write_text("not a directory", encoding="utf-8")
     monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path))
-    made = Engine()
-    facts = [build_facts(s).facts for s in SITUATIONS if s.expect][:20]
-    expected = [shown(x) for x in made.solve_batch(facts)]
-    entries = sorted(p.name for p in tmp_path.rglob("*") if p.is_file())
-    assert entries == ["batch.lp", "program.lp", "relevance.json"]
-    read = Engine()
-    assert [shown(x) for x in read.solve_batch(facts)] == expected
-    assert read.relevance().rules == made.relevance().rules
-    for p in tmp_path.rglob("*.*"):
-        p.write_text("garbage ( :- {", encoding="utf-8")
-    damaged = Engine()
-    assert [shown(x) for x in damaged.solve_batch(facts)] == expected
+    solver = Accelerated()
+    assert [shown(solver.solve(f)) for f in CACHED] == [shown(FAST.solve(f)) for f in CACHED]
+    assert (tmp_path / "aslrules").read_text(encoding="utf-8") == "not a directory"
+
+
+# --------------------------------------------------------------------------- the relevance analysis
 
 
 def _toy(text: str) -> tuple[list, Relevance]:
@@ -116,7 +304,7 @@ def test_relevance_on_toy_programs() -> None:
     from clingo import Function, Number
 
     stms, rel = _toy("q(X) :- p(X). r(X) :- q(X). z :- w. s(X) :- p(X), kind(X, big). #show r/1. #show s/1.")
-    kept = lambda facts: [str(stms[i]) for i in rel.live(rel.domain(facts)) if stms[i].ast_type.name == "Rule"]  # noqa: E731
+    kept = lambda facts: [str(stms[i]) for i in rel.live(rel.domain(facts)) if stms[i].ast_type.name == "Rule"]
     # no p fact: nothing can fire; p, but kind only `small`: s cannot fire; z never
     assert kept([]) == []
     small = [("p", (Number(1),)), ("kind", (Number(1), Function("small")))]
@@ -133,23 +321,28 @@ def test_relevance_on_toy_programs() -> None:
     assert not rel.covered and rel.live({}) == list(range(len(stms)))
 
 
+# --------------------------------------------------------------------------- clingo's C functions
+
+
 def _atoms_after(facts, case, direct: bool, keep=None) -> list[str]:
-    import clingo
+    from aslrules.symbols import Facts
 
     ctl = clingo.Control(["--warn=none"])
-    Engine._add_facts(ctl, facts, case, keep=keep, direct=direct)
+    with ctl.backend() as backend:
+        capi.add_facts(backend, Facts.of(facts).table, case, keep=keep, direct=direct)
     ctl.ground([("base", [])])
     return sorted(str(a.symbol) for a in ctl.symbolic_atoms)
 
 
 def test_facts_through_the_c_api_equal_facts_through_the_python_api() -> None:
-    """symbols.add_facts through clingo's C functions (buffers reused) adds exactly the atoms the
+    """capi.add_facts through clingo's C functions (buffers reused) adds exactly the atoms the
     public Backend API adds, with and without a case argument, for facts wider than its buffer,
     for facts the cases of a batch share, and when only some predicates are kept."""
-    import clingo
     from clingo import Function, Number, String
 
-    assert symbols.DIRECT, "clingo's C bindings moved: the fast path is not in use"
+    from aslrules.symbols import Facts
+
+    assert capi.AVAILABLE, f"clingo {clingo.__version__}: the C path is not in use"
     wide = ("wide", tuple(Number(k) for k in range(40)))
     for sit in SITUATIONS[::10]:
         facts = [*build_facts(sit).facts, wide, ("title", (String('x"). #false. y("'),)), ("c", (Function("k"),))]
@@ -157,10 +350,11 @@ def test_facts_through_the_c_api_equal_facts_through_the_python_api() -> None:
             assert _atoms_after(facts, case, True) == _atoms_after(facts, case, False)
         batch = {}
         for direct in (True, False):  # shared facts: once for the batch, without a case argument
-            shared = symbols.Shared({("hex", 4), ("wide", 40)})
+            shared = capi.Shared({("hex", 4), ("wide", 40)})
             ctl = clingo.Control(["--warn=none"])
             for case in (Number(1), Number(2)):
-                Engine._add_facts(ctl, facts, case, shared=shared, direct=direct)
+                with ctl.backend() as backend:
+                    capi.add_facts(backend, Facts.of(facts).table, case, shared=shared, direct=direct)
             ctl.ground([("base", [])])
             got = sorted(str(a.symbol) for a in ctl.symbolic_atoms)
             hexes = sorted({str(Function("hex", list(a))) for p, a in facts if p == "hex"})
@@ -176,31 +370,50 @@ def test_facts_through_the_c_api_equal_facts_through_the_python_api() -> None:
 
 
 def test_atoms_read_through_the_c_api_equal_atoms_read_through_the_python_api() -> None:
-    """symbols.read_atoms (C functions) and symbols.symbol_value (public API) read the same values;
+    """capi.read_atoms (C functions) and symbols.read_atoms (public API) read the same values;
     a Term prints as clingo prints the symbol, and sorts as clingo sorts symbols."""
-    import clingo
     from clingo import Function, Number, String
+
+    from aslrules import symbols
 
     ctl = clingo.Control(["--warn=none"])
     ctl.add("base", [], 'p(-3;0;7). p("a";"b\\"c\\n\\\\";""). p(k;f(1);f(x,"y");(1,);(1,2);g((a,b),fp(672))).')
     ctl.ground([("base", [])])
     syms = [a.symbol for a in ctl.symbolic_atoms]
     syms += [Function("q", [String(k)]) for k in ('x"). #false. y("', "é", "\\")]
-    direct = symbols.read_atoms(syms)
-    public = symbols.read_atoms(syms, direct=False)
-    assert direct == public
+    direct = capi.read_atoms(syms)
+    public = symbols.read_atoms(syms)
+    assert direct == public == capi.read_atoms(syms, direct=False)
     assert [str(t) for t in direct] == [str(s) for s in syms]
     assert sorted(direct, key=symbols.sort_key) == [symbols.symbol_value(s) for s in sorted(syms)]
-    assert symbols.read_atoms([Number(-5)]) == [-5]
+    assert capi.read_atoms([Number(-5)]) == [-5]
 
 
-def test_answers_are_the_same_read_either_way(monkeypatch) -> None:
+def test_the_c_path_is_used_on_verified_clingo_versions_only(monkeypatch) -> None:
+    """On a clingo it was not verified on (6.x renames the private bindings), capi falls back to the
+    public API, and the accelerated solver gives the same answers."""
+    assert capi.supported("5.8.3") and capi.supported("5.7.0")
+    assert not capi.supported("6.0.0") and not capi.supported("5.6.2") and not capi.supported("weird")
+    monkeypatch.setattr(clingo, "__version__", "6.0.0")
+    try:
+        other = importlib.reload(capi)
+        assert not other.AVAILABLE
+        solver = Accelerated()
+        assert not solver.direct
+        facts = [f for f, s in zip(FACTS, SITUATIONS) if s.expect][:10]
+        assert [shown(x) for x in solver.solve_many(facts)] == [shown(FAST.solve(f)) for f in facts]
+    finally:
+        monkeypatch.undo()
+        importlib.reload(capi)
+    assert capi.AVAILABLE
+
+
+def test_answers_are_the_same_read_either_way() -> None:
     """Whole answers (verdicts, figures, reasons in their order) do not depend on the reading path."""
     from aslrules.core import ask
 
+    public = Accelerated(direct=False)
     for sit in SITUATIONS[::5]:
-        fast = ask(sit, eng=PRUNED)
-        monkeypatch.setattr(symbols, "DIRECT", False)
-        slow = ask(sit, eng=PRUNED)
-        monkeypatch.setattr(symbols, "DIRECT", True)
-        assert fast == slow, sit.path
+        assert ask(sit, eng=FAST) == ask(sit, eng=public), sit.path
+    sit = load_file(ROOT / "examples" / "berserk_charge.yaml")
+    assert ask(sit, eng=FAST) == ask(sit, eng=PLAIN)

@@ -2,7 +2,7 @@
 every case; `#show` lives in kb/show.lp only, `#defined` in kb/input.lp and kb/show.lp only;
 every fact aslrules builds is a declared input; no valid case has an input error.
 
-The cases are grounded as `aslrules check` grounds a batch (aslrules/engine.py: a case argument
+The cases are grounded as `aslrules check` grounds a batch (aslrules/fast/batch.py: a case argument
 on every situation-dependent predicate), the whole KB, unpruned, with a logger collecting every
 message: a misspelt predicate is an atom that occurs in no rule head."""
 
@@ -16,7 +16,9 @@ import clingo
 from clingo import Function, Number, ast
 
 from aslrules.core import build_facts, iter_case_files
-from aslrules.engine import CASE_PRED, batch_program, dynamic_predicates, input_signatures, kb_files
+from aslrules.fast.batch import CASE_PRED, batch_program, dynamic_predicates
+from aslrules.fast.program import input_signatures
+from aslrules.solve import kb_files
 from aslrules.loader import load_file
 
 ROOT = Path(__file__).resolve().parent.parent

@@ -1,0 +1,314 @@
+"""Relevance pruning: which rules of the KB can fire for a situation's facts."""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Sequence
+
+import clingo
+from clingo import Symbol, ast
+
+from ..symbols import Fact, Facts
+from .program import _atoms_in, _sig
+
+# --------------------------------------------------------------------------- relevance
+#
+# Grounding a rule costs time even when nothing matches it (about 25 microseconds a
+# rule, performance-notes.md), and a question uses only part of the KB: no Snap Shot
+# rule can fire without a q_hexside fact, no Final Fire rule without a final_fire
+# option.  `Relevance` drops the rules that cannot fire for a given set of facts, by an
+# over-approximation of what is derivable: per predicate and argument position, the
+# set of symbolic constants it may hold (or "anything").  A rule is kept when each of
+# its positive body atoms may match something derivable; what its head may then derive
+# is added, until nothing changes.  Dropping a rule whose positive body can never hold
+# changes no answer; tests/test_engine.py checks pruned against full answers.
+
+_ANY = None  # an argument position that may hold anything
+_SCALAR = ("s",)  # the token of numbers and strings
+
+
+def _symbol_token(sym: Symbol) -> tuple:
+    """What the analysis keeps of a value: a constant's name, a compound's name and arity, or scalar."""
+    if sym.type == clingo.SymbolType.Function:
+        args = sym.arguments
+        return ("f", sym.name, len(args)) if args else ("c", sym.name)
+    return _SCALAR
+
+
+def _arg_spec(a: ast.AST) -> tuple:
+    """An argument of an atom in the KB: ("tok", token), ("var", name) or ("other",)."""
+    kind = a.ast_type
+    if kind == ast.ASTType.Variable:
+        return ("other",) if a.name == "_" else ("var", a.name)
+    if kind == ast.ASTType.SymbolicTerm:
+        if a.symbol.type in (clingo.SymbolType.Function, clingo.SymbolType.Number, clingo.SymbolType.String):
+            return ("tok", _symbol_token(a.symbol))
+        return ("other",)
+    if kind == ast.ASTType.Function and not a.external:
+        return ("tok", ("f", a.name, len(a.arguments)) if a.arguments or not a.name else ("c", a.name))
+    if kind == ast.ASTType.BinaryOperation:
+        return ("tok", _SCALAR)  # arithmetic gives a number (or nothing)
+    return ("other",)
+
+
+def _atom_specs(t: ast.AST) -> tuple[tuple[str, int], tuple[tuple, ...]]:
+    if t.ast_type == ast.ASTType.SymbolicTerm:
+        return _sig(t), tuple(("tok", _symbol_token(a)) for a in t.symbol.arguments)
+    return _sig(t), tuple(_arg_spec(a) for a in t.arguments)
+
+
+def _head_atoms(node: ast.AST) -> list[ast.AST] | None:
+    """The atom terms of every symbolic atom below a rule head (pools expanded); None if some
+    head atom is not a plain predicate (classical negation, ...): the analysis does not cover it."""
+    found: list[ast.AST] = []
+    unknown: list[ast.AST] = []
+
+    class Collect(ast.Transformer):
+        def visit_SymbolicAtom(self, x: ast.AST) -> ast.AST:
+            terms = x.symbol.arguments if x.symbol.ast_type == ast.ASTType.Pool else [x.symbol]
+            for t in terms:
+                (found if _sig(t) is not None else unknown).append(t)
+            return x
+
+    Collect()(node)
+    return None if unknown else found
+
+
+Domain = dict[tuple[str, int], list]  # signature -> per position: a set of tokens, or _ANY
+
+
+class Relevance:
+    """Which rules of a program can fire, given the predicates and value shapes of the facts."""
+
+    def __init__(self, stms: Sequence[ast.AST]):
+        self.size = len(stms)
+        self.rules: list[tuple[int, list, list]] = []  # (statement index, body requirements, head atoms)
+        self.uses: list[list[tuple[str, int]]] = []  # per rule: every predicate it mentions
+        self.shown: list[tuple[str, int]] = []  # what the program shows: what must be derived
+        self.show_at: dict[int, tuple[str, int]] = {}  # statement index -> the signature it shows
+        self.show_all = False
+        self.covered = True  # False: the program has something the analysis does not cover: keep all
+        plain = (ast.ASTType.Rule, ast.ASTType.Defined, ast.ASTType.ShowSignature, ast.ASTType.ShowTerm,
+                 ast.ASTType.Program, ast.ASTType.Definition, ast.ASTType.Comment)
+        for i, s in enumerate(stms):
+            if s.ast_type == ast.ASTType.ShowSignature:
+                self.shown.append((s.name, s.arity))
+                self.show_at[i] = (s.name, s.arity)
+            elif s.ast_type == ast.ASTType.ShowTerm:
+                self.show_all = True
+            elif s.ast_type not in plain:  # #external, #heuristic, #minimize, theory, ...
+                self.covered = False
+            if s.ast_type != ast.ASTType.Rule:
+                continue
+            head_atoms = _head_atoms(s.head)
+            if head_atoms is None:
+                self.covered = False
+                head_atoms = []
+            body = []
+            for lit in s.body:
+                if (lit.ast_type == ast.ASTType.Literal and lit.sign == ast.Sign.NoSign
+                        and lit.atom.ast_type == ast.ASTType.SymbolicAtom and _sig(lit.atom.symbol) is not None):
+                    body.append(_atom_specs(lit.atom.symbol))
+            heads = [_atom_specs(t) for t in head_atoms]
+            uses: list[tuple[str, int]] = []
+            _atoms_in(s.head, uses)
+            for lit in s.body:
+                _atoms_in(lit, uses)
+            self.rules.append((i, body, heads))
+            self.uses.append(sorted(set(uses)))
+        self.show_all = self.show_all or not self.shown
+        self._index()
+
+    def state(self) -> tuple:
+        """The analysis as plain tuples, lists, dicts and sets (what `marshal` stores)."""
+        return (self.size, self.rules, self.uses, self.shown, self.show_at, self.show_all, self.covered,
+                self.sensitive)
+
+    @classmethod
+    def from_state(cls, state: tuple, size: int) -> Relevance | None:
+        """The analysis `state` gave, or None if it is not one for a program of `size` statements."""
+        size_, rules, uses, shown, show_at, show_all, covered, sensitive = state
+        if size_ != size:
+            return None
+        self = cls.__new__(cls)
+        self.size, self.rules, self.uses, self.shown = size, rules, uses, shown
+        self.show_at, self.show_all, self.covered = show_at, show_all, covered
+        self._index(sensitive)
+        return self
+
+    def _index(self, sensitive: set | None = None) -> None:
+        self.watch: dict[tuple[str, int], list[int]] = {}  # predicate -> rules with it in the body
+        for r, (_, body, _) in enumerate(self.rules):
+            for sig in {sig for sig, _ in body}:
+                self.watch.setdefault(sig, []).append(r)
+        self._is_rule = {i for i, _, _ in self.rules}
+        self.sensitive = self._sensitive() if sensitive is None else sensitive
+        self._positions: dict[tuple[str, int], tuple[int, ...]] = {}  # signature -> its sensitive positions
+
+    def _sensitive(self) -> set[tuple[tuple[str, int], int]]:
+        """The argument positions whose values can decide whether a rule may fire: those a body
+        atom tests against a value, and, through variables, those joined with or flowing into
+        them.  Elsewhere the analysis takes "anything" without looking (looking costs time)."""
+        sensitive = {(sig, k) for _, body, _ in self.rules for sig, args in body
+                     for k, spec in enumerate(args) if spec[0] == "tok"}
+        occurrences = []  # per rule and variable: its body positions and its head positions
+        for _, body, heads in self.rules:
+            at: dict[str, tuple[set, set]] = {}
+            for part, atoms in ((0, body), (1, heads)):
+                for sig, args in atoms:
+                    for k, spec in enumerate(args):
+                        if spec[0] == "var":
+                            at.setdefault(spec[1], (set(), set()))[part].add((sig, k))
+            occurrences.extend(at.values())
+        changed = True
+        while changed:
+            changed = False
+            for in_body, in_head in occurrences:
+                if not in_body <= sensitive and not (in_body | in_head).isdisjoint(sensitive):
+                    sensitive |= in_body
+                    changed = True
+        return sensitive
+
+    def domain(self, facts: Iterable[Fact], into: Domain | None = None) -> Domain:
+        """The facts, abstracted: per predicate and position, the tokens of the values seen
+        (at the positions that are not sensitive, "anything")."""
+        dom: Domain = {} if into is None else into
+        seen: dict[int, tuple] = {}  # one symbol object often stands in many facts (a unit's id)
+        positions = self._positions
+        for sig, rows in Facts.of(facts).table.items():
+            at = positions.get(sig)
+            if at is None:
+                at = positions[sig] = tuple(k for k in range(sig[1]) if (sig, k) in self.sensitive)
+            slots = dom.get(sig)
+            if slots is None:
+                slots = dom[sig] = [set() if k in at else _ANY for k in range(sig[1])]
+            for k in at:  # most predicates have no sensitive position: nothing to look at
+                tokens = slots[k]
+                for args in rows:
+                    a = args[k]
+                    token = seen.get(id(a))
+                    if token is None:
+                        token = seen[id(a)] = _symbol_token(a)
+                    tokens.add(token)
+        return dom
+
+    @staticmethod
+    def key(dom: Domain) -> frozenset:
+        """A hashable form of an abstract domain (the live rules depend on nothing else)."""
+        return frozenset((sig, tuple(None if x is _ANY else frozenset(x) for x in slots)) for sig, slots in dom.items())
+
+    def live(self, dom: Domain) -> list[int]:
+        """Indices of the statements to keep: every non-rule, and the rules that may fire."""
+        return self.prune(dom)[0]
+
+    def needed(self, dom: Domain) -> set[tuple[str, int]] | None:
+        """The predicates whose atoms may matter to what is shown (None: all of them)."""
+        return self.prune(dom)[1]
+
+    def prune(self, dom: Domain) -> tuple[list[int], set[tuple[str, int]] | None]:
+        """The statements to keep (every non-rule, and the rules that may fire and matter), and the
+        predicates whose facts may matter (None: every one)."""
+        if not self.covered:
+            return list(range(self.size)), None
+        dom = {sig: [x if x is _ANY else set(x) for x in slots] for sig, slots in dom.items()}
+        alive: set[int] = set()
+        queue = list(range(len(self.rules)))
+        queued = set(queue)
+        while queue:
+            r = queue.pop()
+            queued.discard(r)
+            i, body, heads = self.rules[r]
+            binding = self._match(body, dom)
+            if binding is None:
+                continue
+            alive.add(r)
+            for sig, args in heads:
+                if self._derive(dom, sig, args, binding):
+                    for r2 in self.watch.get(sig, ()):
+                        if r2 not in queued:
+                            queued.add(r2)
+                            queue.append(r2)
+        if self.show_all:
+            kept, needed = alive, None
+        else:
+            kept, needed = self._needed(alive)
+        rules = {self.rules[r][0] for r in kept}
+
+        def keep(i: int) -> bool:
+            if i in self._is_rule:
+                return i in rules
+            shows = self.show_at.get(i)  # a `#show` of what nothing derives goes too
+            return shows is None or shows in dom
+
+        return [i for i in range(self.size) if keep(i)], needed
+
+    def _needed(self, alive: set[int]) -> tuple[set[int], set[tuple[str, int]]]:
+        """The live rules that what is shown depends on (a table only dead rules read is dropped)."""
+        derivers: dict[tuple[str, int], list[int]] = {}
+        keep: set[int] = set()
+        needed = set(self.shown)
+        for r in alive:
+            heads = self.rules[r][2]
+            if not heads:  # a constraint: always
+                keep.add(r)
+                needed.update(self.uses[r])
+            for sig, _ in heads:
+                derivers.setdefault(sig, []).append(r)
+        stack = list(needed)
+        while stack:
+            for r in derivers.get(stack.pop(), ()):
+                if r not in keep:
+                    keep.add(r)
+                    for sig in self.uses[r]:
+                        if sig not in needed:
+                            needed.add(sig)
+                            stack.append(sig)
+        return keep, needed
+
+    @staticmethod
+    def _match(body: list, dom: Domain) -> dict[str, set | None] | None:
+        """The possible tokens of the body's variables, or None when some atom can match nothing."""
+        binding: dict[str, set | None] = {}
+        for sig, args in body:
+            slots = dom.get(sig)
+            if slots is None:
+                return None
+            for spec, slot in zip(args, slots):
+                if spec[0] == "tok":
+                    if slot is not _ANY and spec[1] not in slot:
+                        return None
+                elif spec[0] == "var":
+                    name = spec[1]
+                    if slot is _ANY:
+                        binding.setdefault(name, _ANY)
+                    elif binding.get(name, _ANY) is _ANY:
+                        binding[name] = set(slot)
+                    else:
+                        binding[name] &= slot
+                        if not binding[name]:
+                            return None
+        return binding
+
+    @staticmethod
+    def _derive(dom: Domain, sig: tuple[str, int], args: list, binding: dict) -> bool:
+        """Add what a head atom may derive; True if the domain grew."""
+        slots = dom.get(sig)
+        changed = False
+        if slots is None:
+            slots = dom[sig] = [set() for _ in args]
+            changed = True
+        for k, spec in enumerate(args):
+            if slots[k] is _ANY:
+                continue
+            if spec[0] == "tok":
+                new = {spec[1]}
+            elif spec[0] == "var" and binding.get(spec[1], _ANY) is not _ANY:
+                new = binding[spec[1]]
+            else:
+                slots[k] = _ANY
+                changed = True
+                continue
+            if not new <= slots[k]:
+                slots[k] |= new
+                changed = True
+        return changed
+
