@@ -85,38 +85,57 @@ class FactBuilder:
 
     def fields(self, obj: Any, *subject: Symbol) -> None:
         """One fact per field of `obj` whose metadata names one (see aslrules.schema)."""
-        for attr, tp, extra in struct_fields(type(obj)).values():
-            pred = extra.get("fact")
-            if pred is None:
-                continue
+        add = self.facts.add
+        for attr, pred, omit, encode in _plan(type(obj)):
             value = getattr(obj, attr)
-            if value is None or value is False or ("omit" in extra and value == extra["omit"]):
+            if value is None or value is False or value == omit:
                 continue
             if value is True:
-                self.add(pred, *subject)
-            elif isinstance(value, list) and extra.get("kind") in ("hexspine", "hexside"):
-                self.add(pred, *subject, self.hex(value[0]), self.hex(value[1]))
-            elif isinstance(value, list):
+                add(pred, subject)
+            elif encode is _SPINE:
+                add(pred, (*subject, self.hex(value[0]), self.hex(value[1])))
+            elif type(value) is list:
                 for item in value:
-                    self.add(pred, *subject, self.value(item, extra))
+                    add(pred, (*subject, self.value(item, encode)))
             else:
-                self.add(pred, *subject, self.value(value, extra))
+                add(pred, (*subject, self.value(value, encode)))
 
-    def value(self, value: Any, extra: dict[str, Any]) -> Symbol:
+    def value(self, value: Any, encode: str) -> Symbol:
         if isinstance(value, Fraction):
             return scaled(value)
-        if isinstance(value, bool):  # pragma: no cover - flags have no value argument
-            raise TypeError("a flag has no value")
         if isinstance(value, int):
             return Number(value)
-        kind = extra.get("kind")
-        if kind == "hex":
+        if encode == "hex":
             return self.hex(value)
-        if kind == "location":
+        if encode == "location":
             return self.location(value)
-        if kind in ("unit", "weapon", "leader", "any", "id", "side") or extra.get("text"):
-            return String(value)
-        return const(value)
+        return String(value) if encode == "string" else const(value)
+
+
+_SPINE = "spine"
+_NOTHING = object()
+
+
+@lru_cache(maxsize=None)
+def _plan(cls: type) -> tuple[tuple[str, str, Any, str], ...]:
+    """The fields of a schema type that become facts: (attribute, predicate, the value that makes
+    none, how a value is encoded), decided once per type."""
+    plan = []
+    for attr, _, extra in struct_fields(cls).values():
+        pred = extra.get("fact")
+        if pred is None:
+            continue
+        kind = extra.get("kind")
+        if kind in ("hexspine", "hexside"):
+            encode = _SPINE
+        elif kind in ("hex", "location"):
+            encode = kind
+        elif kind in ("unit", "weapon", "leader", "any", "id", "side") or extra.get("text"):
+            encode = "string"
+        else:
+            encode = "const"
+        plan.append((attr, pred, extra.get("omit", _NOTHING), encode))
+    return tuple(plan)
 
 
 def situation_facts(sit: Situation) -> FactBuilder:
@@ -223,6 +242,8 @@ def question_facts(fb: FactBuilder, qid: Symbol, exp: Expectation) -> None:
             fb.add("q_option", qid, String(f), const(options[f]))
         if q.hit is False:
             fb.add("q_missed", qid)
+        if not q.firers:
+            fb.add("q_residual", qid)
     else:
         fb.add("q_firer", qid, String(q.firer))
     fb.fields(q, qid)

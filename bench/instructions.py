@@ -43,7 +43,7 @@ else:  # clingo alone on aslrules' pruned program for this question (bench/run.p
         f.write(program)
     run = lambda: clingo_alone([sys.argv[4]], text)
 answer = ask(sit, eng=eng)
-assert answer[0].verdict == "allowed" and answer[0].fp == 14, answer[0]
+assert answer[0].verdict == "allowed" and answer[0].figure("fp") == 14, answer[0]
 run()
 run()
 for _ in range(questions):

@@ -177,7 +177,7 @@ def measure_situation(n_units: int, repeats: int, tmp: Path) -> dict[str, float]
     sit = load_file(path)
     eng = engine()
     answers = ask(sit, eng=eng)  # warm up, and check the answer is the expected one
-    assert answers[0].verdict == "allowed" and answers[0].fp == 14, answers[0]
+    assert answers[0].verdict == "allowed" and answers[0].figure("fp") == 14, answers[0]
     facts = build_facts(sit).facts
     symbols = eng.solve(facts)
     files = [str(f) for f in kb_files()]
