@@ -32,7 +32,7 @@ def test_the_chart_lists_ids() -> None:
 
 def kb_cited() -> set[str]:
     text = "\n".join(p.read_text(encoding="utf-8") for p in (ROOT / "kb").glob("*.lp"))
-    reasons = r'(?:forbid|must|note|drm_part|ca_part|end_rule|mp_rule|exc_when|c26_exempt)\([^"]*"([A-Z][0-9.]+)"'
+    reasons = r'(?:reason|figure_reason|must|drm_part|ca_part|end_rule|mp_rule|exc_when|c26_exempt)\([^"]*"([A-Z][0-9.]+)"'
     return set(re.findall(reasons, text))
 
 
