@@ -24,6 +24,8 @@ LABELS: dict[str, str | None] = {
     "breakdown": "B#",
     "residual_fp": "Residual FP left",
     "after": "counters afterwards",
+    "final_dr": "Final DR",
+    "ift_result": "IFT result",
     "fpf_nmc_dr": "FPF NMC Final DR",
     "firer_status": "firer status",
 }

@@ -337,6 +337,9 @@ class AttackAnswer(Base, kw_only=True):
              kind="any") | None = None
     range: F(Annotated[int, Meta(ge=0, le=999)] | list[Annotated[int, Meta(ge=0, le=999)]],
              "range in hexes from the firing Location(s) to the target") | None = None
+    final_dr: Int("with dice: the Final DR (Original DR + DRM)", -30, 45) | None = None
+    ift_result: F(str, "with dice: the IFT result (K/3, 1KIA, 2MC, NMC, PTC, none)",
+                  pattern=r"^([1-9]KIA|K/[1-9]|[1-9]MC|NMC|PTC|none)$") | None = None
     fpf_nmc_dr: Int("FPF: Final DR of the firers' NMC", -10, 30) | None = None
     firer_status: F(dict[Annotated[str, Meta(pattern=ID_PATTERN)], FirerStatus], "what that NMC does",
                     kind="unit") | None = None
