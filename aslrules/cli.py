@@ -75,7 +75,8 @@ def _cmd_ask(args: argparse.Namespace) -> int:
     from .render import answer_lines
 
     sit = load_file(args.file)
-    if not sit.expect and args.firer is None and len(sit.units) >= LISTING_HINT_UNITS:
+    questions = sit.expect + sit.ask
+    if not questions and args.firer is None and len(sit.units) >= LISTING_HINT_UNITS:
         print(f"aslrules: listing every fire option of {len(sit.units)} units may take a while; "
               "--firer ID lists one unit's options", file=sys.stderr)
     if args.firer is not None:
@@ -84,7 +85,7 @@ def _cmd_ask(args: argparse.Namespace) -> int:
         if args.firer not in owned:
             raise InputError(args.file, None, "--firer", "the id of a unit or weapon defined in units", args.firer)
     answers = ask(sit, firer=args.firer)
-    if args.firer is not None and sit.expect:  # declared questions: show those the firer takes part in
+    if args.firer is not None and questions:  # declared questions: show those the firer takes part in
         answers = [a for a in answers if owned[args.firer] & set(a.firers)]
     if args.format == "json":
         json.dump({"file": args.file, "title": sit.title, "answers": [a.as_dict() for a in answers]},
@@ -92,7 +93,7 @@ def _cmd_ask(args: argparse.Namespace) -> int:
         print()
         return 0
     out = [f"{args.file}: {sit.title}" if sit.title else args.file]
-    if not answers and sit.expect:
+    if not answers and questions:
         out.append(f"  no question in which {args.firer} fires")
     elif not answers:
         out.append("  no fire options: no DEFENDER unit, or nothing to fire at")

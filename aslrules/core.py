@@ -33,9 +33,12 @@ def engine() -> Solver:
     return _ENGINE
 
 
-def build_facts(sit: Situation, *, list_options: bool = False, firer: str | None = None) -> FactBuilder:
+def build_facts(sit: Situation, *, list_options: bool = False, firer: str | None = None,
+                asked: bool = False) -> FactBuilder:
+    """The situation's facts and its expectations' questions, numbered from 0 (with `asked`, its
+    `ask:` questions after them)."""
     fb = situation_facts(sit)
-    for k, exp in enumerate(sit.expect):
+    for k, exp in enumerate(sit.expect + sit.ask if asked else sit.expect):
         question_facts(fb, Number(k), exp)
     if list_options:
         fb.add("list_options")
@@ -45,10 +48,10 @@ def build_facts(sit: Situation, *, list_options: bool = False, firer: str | None
 
 
 def ask(sit: Situation, *, firer: str | None = None, eng: Solver | None = None) -> list[Answer]:
-    """Answer the situation's questions; with none, list every DEFENDER fire option."""
+    """Answer the situation's questions (`expect:` then `ask:`); with none, list every DEFENDER fire option."""
     eng = eng or engine()
-    listing = not sit.expect
-    fb = build_facts(sit, list_options=listing, firer=firer)
+    listing = not sit.expect and not sit.ask
+    fb = build_facts(sit, list_options=listing, firer=firer, asked=True)
     atoms = eng.solve(fb.facts)
     raise_input_errors(sit, atoms)
     answers = read_answers(atoms)

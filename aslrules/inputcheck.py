@@ -30,6 +30,9 @@ def _where(sit: Situation, kind: str, ident: Any, field: str) -> tuple:
                     return ("units", i, "weapons", j) + rel
     elif kind == "question" and isinstance(ident, int) and ident < len(sit.expect):
         return ("expect", ident, sit.expect[ident].kind) + rel
+    elif kind == "question" and isinstance(ident, int) and ident < len(sit.expect) + len(sit.ask):
+        k = ident - len(sit.expect)
+        return ("ask", k, sit.ask[k].kind) + rel
     elif kind == "los" and isinstance(ident, Term):
         board = lambda h: sit.board + h if sit.board and h[:1].isalpha() else h
         for i, los in enumerate(sit.data.lines_of_sight):

@@ -683,6 +683,7 @@ class _Checker:
         self.hexes: list[tuple[tuple, str]] = []  # (path, hex text) of every hex id met
         self.boards: set[str] = set()
         self.expect: list[Expectation] = []
+        self.asked: list[Expectation] = []
 
     # -- generic walk
 
@@ -780,6 +781,8 @@ class _Checker:
         self.residual_maps()
         for i, item in enumerate(sit.expect):
             self.expect.append(self.expectation(item, ("expect", i)))
+        for i, item in enumerate(sit.ask):
+            self.asked.append(self.expectation(item, ("ask", i), answers=False))
         self.boards_resolved()
         for key in ("locations", "residual_fp", "fire_lane_residual"):
             self.same_locations((key,), getattr(sit, key))
@@ -876,14 +879,25 @@ class _Checker:
 
     # -- expectations
 
-    def expectation(self, item: Any, path: tuple) -> Expectation:
+    def expectation(self, item: Any, path: tuple, answers: bool = True) -> Expectation:
+        """An `expect` item (a question and the answer fields a source states), or with
+        `answers=False` an `ask` item (a question alone)."""
+        what = "a mapping with a question (attack) and answer fields" if answers else "a mapping with a question"
         if not isinstance(item, dict):
-            self.doc.fail(path, "a mapping with a question (attack) and answer fields", _got(item))
+            self.doc.fail(path, what, _got(item))
         kinds = [k for k in S.QUESTIONS if k in item]
         if len(kinds) != 1:
             self.doc.fail(path, f"exactly one question key among {', '.join(S.QUESTIONS)}")
         kind = kinds[0]
         rest = {k: v for k, v in item.items() if k != kind}
+        if not answers:
+            for key in rest:
+                self.doc.fail(path + (key,), f"a question only, among {', '.join(S.QUESTIONS)} (answer fields "
+                              "belong to an `expect` item)", key, key=True)
+            question = self.doc.convert(item[kind], S.QUESTIONS[kind], path + (kind,))
+            self.walk(question, path + (kind,))
+            self.question(kind, question, path + (kind,))
+            return Expectation(kind=kind, question=question, line=self.doc.line(path) or 0)
         answer_type = S.ANSWERS[kind]
         allowed = list(struct_fields(answer_type))
         for key in rest:
@@ -1028,7 +1042,7 @@ class _Checker:
         return self.board + text
 
     def result(self) -> Situation:
-        return Situation(self.doc.name, self.sit, self.expect, self.board, self.doc.lines)
+        return Situation(self.doc.name, self.sit, self.expect, self.board, self.doc.lines, self.asked)
 
 
 def _first_other(sit: S.Situation) -> str:

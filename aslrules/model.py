@@ -59,14 +59,15 @@ class Expectation:
 
 
 class Situation:
-    """A loaded file: its name, its fields (`data`, a schema.Situation), its expectations, and the
-    board an unprefixed hex id is on ('' when the file names none)."""
+    """A loaded file: its name, its fields (`data`, a schema.Situation), its expectations and its
+    `ask:` questions, and the board an unprefixed hex id is on ('' when the file names none)."""
 
     def __init__(self, path: str, data: S.Situation, expect: list[Expectation], board: str = "",
-                 lines: dict[tuple, tuple[int, int]] | None = None):
+                 lines: dict[tuple, tuple[int, int]] | None = None, ask: list[Expectation] | None = None):
         self.path = path
         self.data = data
         self.expect = expect
+        self.ask = ask or []  # `ask:` questions: answered by `aslrules ask`, never checked
         self.board = board
         self.lines = lines or {}  # path in the file -> (line of the value, line of its key)
 

@@ -425,7 +425,10 @@ class Situation(Base, kw_only=True):
         "min": 0, "max": 99})]], "Fire Lane Residual FP in a Location (A9.22)", kind="location") = {}
     units: F(list[Unit], "the units on the map", max_length=2000) = []
     expect: F(list[Annotated[Any, Meta(description="expect items: one question key and its answer fields")]],
-              "questions with the answers a source states", max_length=500) = []
+              "questions with the answers a source states (aslrules check checks them)", max_length=500) = []
+    ask: F(list[Annotated[Any, Meta(description="ask items: one question key, no answer fields")]],
+           "questions to answer, no answer stated (aslrules ask answers them with expect's; check does not)",
+           max_length=500) = []
 
 
 # --------------------------------------------------------------------------- JSON Schema
@@ -455,6 +458,11 @@ def json_schema() -> dict[str, Any]:
         components.pop(answer.__name__)
     top["properties"]["expect"] = {"type": "array", "description": "questions with the answers a source states",
                                    "items": {"oneOf": alternatives}}
+    top["properties"]["ask"] = {"type": "array", "description": "questions to answer, no answer stated",
+                                "items": {"oneOf": [{"type": "object", "title": f"{kind} question", "required": [kind],
+                                                     "properties": {kind: {"$ref": f"#/$defs/{cls.__name__}"}},
+                                                     "additionalProperties": False}
+                                                    for kind, cls in QUESTIONS.items()]}}
     for c in components.values():
         c.setdefault("additionalProperties", False)
     components.pop(Situation.__name__)
