@@ -1,4 +1,4 @@
-"""Command line: `aslrules ask FILE`, `aslrules check FILE|DIR...`, `aslrules schema`.
+"""Command line: `aslrules ask FILE`, `check FILE|DIR...`, `validate FILE...`, `new [FILE]`, `schema`.
 
 Exit codes: 0 done (every expectation holds), 1 an expectation failed, 2 input that cannot be
 read (one line `file:line: field.path: expected ...`), 130 interrupted.  The solver is
@@ -37,11 +37,18 @@ def _parser() -> argparse.ArgumentParser:
     p.add_argument("--version", action="version", version=f"aslrules {__version__}")
     p.add_argument("-v", "--verbose", action="store_true", help="log what the engine does")
     sub = p.add_subparsers(dest="command", required=True)
-    a = sub.add_parser("ask", help="answer a situation's questions, or list every DEFENDER fire option")
-    a.add_argument("file", help="a situation or case file (YAML)")
+    a = sub.add_parser("ask", help="answer a situation's questions, or list every DEFENDER fire option",
+                       description="Answer the questions of a situation (its ask: and expect: items), each with "
+                       "its verdict, figures and the rules that decided it; with no question, list every DEFENDER "
+                       "unit's and weapon's fire options. Example: aslrules ask examples/berserk_charge.yaml --firer "
+                       "g-467")
+    a.add_argument("file", help="a situation or case file (YAML); - reads it from standard input")
     a.add_argument("--format", choices=("text", "json"), default="text")
     a.add_argument("--firer", help="only this unit's (and its weapons') options; with questions, those it fires in")
-    c = sub.add_parser("check", help="check cases: which expectations hold")
+    c = sub.add_parser("check", help="check cases: which expectations hold",
+                       description="Answer every expect: item of the cases and compare the answers with what they "
+                       "state; print each failure with the answer given, then 'N passed, M failed'. Exit 0 when all "
+                       "hold, 1 when one fails, 2 when a file cannot be read. Example: aslrules check tests/cases")
     c.add_argument("paths", nargs="+", metavar="FILE|DIR", help="case files, or directories of them")
     c.add_argument("--format", choices=("text", "json"), default="text")
     c.add_argument("-j", "--jobs", type=_jobs, metavar="N",
@@ -51,6 +58,16 @@ def _parser() -> argparse.ArgumentParser:
                        "editor's completion and checks; --format markdown prints the field reference of "
                        "docs/format.md. Example: aslrules schema > aslrules.schema.json")
     s.add_argument("--format", choices=("json", "markdown"), default="json")
+    v = sub.add_parser("validate", help="check situation files without answering them",
+                       description="Read each file as ask and check would, and check what only the map can tell "
+                       "(adjacent hexes, hexspines, one moving stack): print 'FILE: ok' or its error. Exit 0 when "
+                       "every file is sound, 2 otherwise. Example: aslrules validate examples/*.yaml")
+    v.add_argument("files", nargs="+", metavar="FILE", help="situation or case files (YAML); - for standard input")
+    n = sub.add_parser("new", help="write a commented skeleton situation to start from",
+                       description="Print a commented skeleton situation (or write it to FILE, never over an "
+                       "existing one): edit it, then aslrules validate and aslrules ask it. "
+                       "Example: aslrules new my_turn.yaml")
+    n.add_argument("file", nargs="?", help="where to write it (default: standard output)")
     return p
 
 
@@ -69,12 +86,20 @@ def _jobs(text: str) -> int:
 LISTING_HINT_UNITS = 100
 
 
+def _load(name: str):
+    """A situation file, or standard input for `-`."""
+    from .loader import load_file, load_text
+
+    if name == "-":
+        return load_text(sys.stdin.read(), "<stdin>")
+    return load_file(name)
+
+
 def _cmd_ask(args: argparse.Namespace) -> int:
     from .core import ask
-    from .loader import load_file
     from .render import answer_lines
 
-    sit = load_file(args.file)
+    sit = _load(args.file)
     questions = sit.expect + sit.ask
     if not questions and args.firer is None and len(sit.units) >= LISTING_HINT_UNITS:
         print(f"aslrules: listing every fire option of {len(sit.units)} units may take a while; "
@@ -128,6 +153,62 @@ def _cmd_check(args: argparse.Namespace) -> int:
     return 0 if report.failed == 0 else 1
 
 
+def _cmd_validate(args: argparse.Namespace) -> int:
+    from .core import validate
+
+    bad = 0
+    for name in args.files:
+        try:
+            validate(_load(name))
+            print(printable(f"{name}: ok"))
+        except InputError as e:
+            bad += 1
+            print(f"aslrules: error: {printable(str(e))}", file=sys.stderr)
+    return 2 if bad else 0
+
+
+SKELETON = """\
+# A situation in the aslrules/1 format (docs/format.md; `aslrules schema` for an editor).
+# Edit it, then: aslrules validate FILE && aslrules ask FILE
+title: my situation                 # free text
+phase: MPh                          # the ATTACKER's phase: MPh, DFPh, ...
+attacker: russian                   # the side whose Player Turn it is; any other side DEFENDS
+locations:                          # terrain of the Locations that matter (default open ground)
+  X2: {terrain: stone building, tem: 3}
+lines_of_sight: []                  # only those that are not clear: {from: T9, to: T7, hindrance: 1}
+units:
+  - id: g-467                       # unique: letters, digits, '-', '_'
+    side: german
+    type: squad                     # squad half_squad crew leader hero vehicle gun
+    counter: 4-6-7                  # FP-range-morale; a leader: 8-1
+    hex: X2
+    weapons:
+      - {id: g-lmg, kind: LMG, fp: 3, range: 8, rof: 1, breakdown: 11}
+  - {id: g-81, side: german, type: leader, counter: 8-1, hex: X2}
+  - id: r-628
+    side: russian
+    type: squad
+    counter: 6-2-8
+    hex: W2
+    moving: {from: V2, mf_here: 1}  # the unit now moving: the hex it left, MF spent here
+ask:                                # questions to answer (leave out to list every fire option)
+  - attack: {option: first_fire, firers: [g-467, g-lmg], director: g-81, targets: [r-628]}
+"""
+
+
+def _cmd_new(args: argparse.Namespace) -> int:
+    if args.file is None:
+        sys.stdout.write(SKELETON)
+        return 0
+    try:
+        with open(args.file, "x", encoding="utf-8") as out:
+            out.write(SKELETON)
+    except OSError as error:
+        raise InputError(args.file, None, "", "a new file to write", error.strerror or str(error)) from None
+    print(printable(f"{args.file}: written; aslrules validate {args.file} && aslrules ask {args.file}"))
+    return 0
+
+
 def _cmd_schema(args: argparse.Namespace) -> int:
     if args.format == "markdown":
         from .reference import markdown
@@ -141,7 +222,8 @@ def _cmd_schema(args: argparse.Namespace) -> int:
     return 0
 
 
-_COMMANDS = {"ask": _cmd_ask, "check": _cmd_check, "schema": _cmd_schema}
+_COMMANDS = {"ask": _cmd_ask, "check": _cmd_check, "schema": _cmd_schema, "validate": _cmd_validate,
+             "new": _cmd_new}
 
 
 def main(argv: Sequence[str] | None = None) -> int:

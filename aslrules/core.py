@@ -58,6 +58,13 @@ def ask(sit: Situation, *, firer: str | None = None, eng: Solver | None = None) 
     return [answers[k] for k in _ordered(answers)]
 
 
+def validate(sit: Situation, *, eng: Solver | None = None) -> None:
+    """Raise the InputError the KB finds in the situation (what only the map can tell: adjacent
+    hexes, hexspines, one moving stack, ...), answering nothing."""
+    atoms = (eng or engine()).solve(build_facts(sit, asked=True).facts)
+    raise_input_errors(sit, atoms)
+
+
 def _ordered(answers: dict[Any, Answer]) -> list[Any]:
     return sorted(answers, key=lambda k: (0, k, "") if isinstance(k, int) else (1, 0, str(k)))
 

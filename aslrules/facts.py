@@ -13,7 +13,7 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 from fractions import Fraction
-from functools import lru_cache
+from functools import cache, lru_cache
 from typing import Any
 
 import clingo
@@ -116,7 +116,7 @@ _SPINE = "spine"
 _NOTHING = object()
 
 
-@lru_cache(maxsize=None)
+@cache
 def _plan(cls: type) -> tuple[tuple[str, str, Any, str], ...]:
     """The fields of a schema type that become facts: (attribute, predicate, the value that makes
     none, how a value is encoded), decided once per type."""
