@@ -159,7 +159,7 @@ def read_answers(atoms: list[Term]) -> dict[Any, Answer]:
     several: dict[Any, dict[str, list[Any]]] = {}  # unkeyed figures, collected before they collapse
     for s in sorted(atoms, key=sort_key):  # clingo's order: the same answers each time
         n, a = s.name, s.arguments
-        if n == "answer":
+        if n == "question":
             get(a[0]).kind = a[1].name
         elif n == "verdict":
             get(a[0]).verdict = a[1].name
