@@ -68,6 +68,7 @@ READINGS: dict[str, tuple[str, ...]] = {
     "pinned_halving": ("separate", "area_fire"),
     "adjacent_levels": ("one_level", "same_level"),
     "bypass_side_ca": ("one_change", "with_side"),
+    "a8312_smc": ("printed", "no_fp"),
 }
 
 
@@ -404,6 +405,9 @@ class Readings(Base, kw_only=True):
                        "how many levels apart two ADJACENT Locations may be (A.8)") = "one_level"
     bypass_side_ca: F(Literal["one_change", "with_side"],
                       "Case A within a pre-existing side TCA in Bypass (D2.32)") = "one_change"
+    a8312_smc: F(Literal["printed", "no_fp"],
+                 "A8.312 EXC: every SMC whose MG/IFE is marked First Fire is spared the mandatory attack "
+                 "(printed), or only one with no inherent FP (no_fp)") = "printed"
 
 
 class Situation(Base, kw_only=True):
