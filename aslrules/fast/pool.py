@@ -40,7 +40,12 @@ def context() -> Any:
 
 
 def _init(spec: tuple) -> None:
+    """A worker starts: Ctrl-C is the parent's to handle (it exits 130; the worker would print a
+    traceback), and a spawned worker makes its solver."""
     global _SOLVER
+    import signal
+
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
     if _SOLVER is None:  # forked workers inherit the parent's solver
         _SOLVER = from_spec(spec)
 
