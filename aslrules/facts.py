@@ -152,7 +152,10 @@ def situation_facts(sit: Situation) -> FactBuilder:
     for los in d.lines_of_sight:
         a = fb.hex(los.frm)
         if los.to_hexside is not None:
-            fb.add("los_to_hexside", a, fb.hex(los.to_hexside[0]), fb.hex(los.to_hexside[1]))
+            side = (a, fb.hex(los.to_hexside[0]), fb.hex(los.to_hexside[1]))
+            fb.add("los_to_hexside", *side)
+            if los.hindrance:
+                fb.add("los_hexside_hindrance", *side, Number(los.hindrance))
             continue
         fb.fields(los, a, fb.hex(los.to))
     for key, counter in d.residual_fp.items():

@@ -151,7 +151,8 @@ class LineOfSight(Base, kw_only=True):
     to: Hexid("the target's hex (exactly one of to, to_hexside)") | None = None
     to_hexside: F(Annotated[list[Annotated[str, Meta(pattern=HEX_PATTERN)]], Meta(min_length=2, max_length=2)],
                   "LOS to that entire hexside, as its two hexes (Snap Shot, A8.15)", kind="hexside") | None = None
-    hindrance: Int("total Hindrance DRM along the LOF", 0, 20, fact="los_hindrance", omit=0) = 0
+    hindrance: Int("total Hindrance DRM along the LOF (to_hexside: to that hexside, for a Snap Shot)", 0, 20,
+                   fact="los_hindrance", omit=0) = 0
     hexside_tem: Int("TEM of a hexside of the target Location crossed by the LOF (hedge, wall)", 0, 10,
                      fact="los_hexside_tem", omit=0) = 0
     blocked: F(bool, "the LOS is blocked", fact="los_blocked") = False
