@@ -148,7 +148,10 @@ def situation_facts(sit: Situation) -> FactBuilder:
     for name, value in sit.readings.items():
         fb.add("reading", _constant(name), const(value))
     for key, terrain in d.locations.items():
-        fb.fields(terrain, fb.location(key))
+        loc = fb.location(key)
+        fb.fields(terrain, loc)
+        if terrain.stairwell is not None:
+            fb.add("stairwell", fb.hex(parse_location(fb._on_board(key)).hex.name), const(str(terrain.stairwell)))
     for los in d.lines_of_sight:
         a = fb.hex(los.frm)
         if los.to_hexside is not None:

@@ -144,6 +144,8 @@ class Terrain(Base, kw_only=True):
     terrain: F(TerrainName, "the terrain of the Location", fact="terrain", text=True) = "open ground"
     tem: Int("its TEM", -5, 10, fact="tem") = 0
     smoke: Int("Hindrance DRM of SMOKE or an FFE in it (A24, A8.2)", 0, 10, fact="smoke", omit=0) = 0
+    stairwell: F(bool, "its hex's levels connect (true) or not (false): their Locations one level apart "
+                 "are ADJACENT or not (A.8); default: they are") | None = None
 
 
 class LineOfSight(Base, kw_only=True):
