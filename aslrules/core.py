@@ -183,7 +183,7 @@ def compare(exp: Expectation, ans: Answer) -> list[Mismatch]:
         if any(r not in ids for r in exp.because):
             out.append(Mismatch("because", list(exp.because), sorted(ids)))
     for name, expected in exp.answers.items():
-        actual = _figure(ans, name)
+        actual = ans.figure(name)
         absent = ABSENT.get(name)
         if isinstance(expected, dict):
             actual = actual if isinstance(actual, dict) else {}
@@ -196,10 +196,6 @@ def compare(exp: Expectation, ans: Answer) -> list[Mismatch]:
         if not _same(expected, actual):
             out.append(Mismatch(name, _text(expected), _text(actual)))
     return out
-
-
-def _figure(ans: Answer, name: str) -> Any:
-    return ans.figure(name)
 
 
 def _same(expected: Any, actual: Any) -> bool:

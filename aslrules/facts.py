@@ -151,7 +151,7 @@ def situation_facts(sit: Situation) -> FactBuilder:
         loc = fb.location(key)
         fb.fields(terrain, loc)
         if terrain.stairwell is not None:
-            fb.add("stairwell", fb.hex(parse_location(fb._on_board(key)).hex.name), const(str(terrain.stairwell)))
+            fb.add("stairwell", fb.hex(key), const(str(terrain.stairwell)))
     for los in d.lines_of_sight:
         a = fb.hex(los.frm)
         if los.to_hexside is not None:

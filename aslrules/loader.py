@@ -33,7 +33,7 @@ import yaml
 
 from . import schema as S
 from .errors import InputError
-from .model import Counter, Expectation, Hex, Location, Situation
+from .model import Counter, Expectation, Hex, Location, Situation, line_at
 
 __all__ = ["load_file", "load_text", "parse_counter", "parse_hex", "parse_location"]
 
@@ -366,13 +366,7 @@ class Document:
     texts: dict[tuple, str] = field(default_factory=dict)
 
     def line(self, path: tuple, key: bool = False) -> int | None:
-        while True:
-            found = self.lines.get(path)
-            if found is not None:
-                return found[1] if key else found[0]
-            if not path:
-                return None
-            path = path[:-1]
+        return line_at(self.lines, path, key)
 
     def fail(self, path: tuple, expected: str, got: object = None, *, key: bool = False) -> NoReturn:
         raise InputError(self.name, self.line(path, key), _path_text(path), expected, got)

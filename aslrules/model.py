@@ -58,6 +58,15 @@ class Expectation:
     given: frozenset[str] = frozenset()  # names of the answer fields present (verdict, because included)
 
 
+def line_at(lines: dict[tuple, tuple[int, int]], path: tuple, key: bool = False) -> int | None:
+    """The line of the value at `path` in a file (with `key`, of its key), or of the nearest
+    enclosing value the file has (an alias's members have no lines of their own)."""
+    while path not in lines and path:
+        path = path[:-1]
+    found = lines.get(path)
+    return None if found is None else found[1] if key else found[0]
+
+
 class Situation:
     """A loaded file: its name, its fields (`data`, a schema.Situation), its expectations and its
     `ask:` questions, and the board an unprefixed hex id is on ('' when the file names none)."""
@@ -73,10 +82,7 @@ class Situation:
 
     def line(self, path: tuple) -> int | None:
         """The line of a field (or of the nearest enclosing one) in the file."""
-        while path not in self.lines and path:
-            path = path[:-1]
-        found = self.lines.get(path)
-        return found[0] if found else None
+        return line_at(self.lines, path)
 
     def __getstate__(self) -> dict[str, Any]:
         return self.__dict__
