@@ -883,7 +883,10 @@ class _Checker:
         if len(kinds) != 1:
             self.doc.fail(path, f"exactly one question key among {', '.join(S.QUESTIONS)}")
         kind = kinds[0]
-        rest = {k: v for k, v in item.items() if k != kind}
+        part = item.get("part")
+        if part is not None and not (isinstance(part, str) and re.fullmatch(S.PART_PATTERN, part)):
+            self.doc.fail(path + ("part",), "a part label: a letter or a short name (a, b, 1, ...)", part)
+        rest = {k: v for k, v in item.items() if k not in (kind, "part")}
         if not answers:
             for key in rest:
                 self.doc.fail(path + (key,), f"a question only, among {', '.join(S.QUESTIONS)} (answer fields "
@@ -891,7 +894,7 @@ class _Checker:
             question = self.doc.convert(item[kind], S.QUESTIONS[kind], path + (kind,))
             self.walk(question, path + (kind,))
             self.question(kind, question, path + (kind,))
-            return Expectation(kind=kind, question=question, line=self.doc.line(path) or 0)
+            return Expectation(kind=kind, question=question, line=self.doc.line(path) or 0, part=part)
         answer_type = S.ANSWERS[kind]
         allowed = list(struct_fields(answer_type))
         for key in rest:
@@ -908,7 +911,7 @@ class _Checker:
         if isinstance(answers.get("facing"), str):
             answers["facing"] = (answers["facing"],)
         return Expectation(kind=kind, question=question, verdict=answer.verdict, because=tuple(answer.because),
-                           answers=answers, line=self.doc.line(path) or 0, given=frozenset(given))
+                           answers=answers, line=self.doc.line(path) or 0, given=frozenset(given), part=part)
 
     def question(self, kind: str, q: Any, path: tuple) -> None:
         if kind == "attack":

@@ -56,6 +56,7 @@ class Expectation:
     answers: dict[str, Any] = field(default_factory=dict)  # the other stated answer fields, by name
     line: int = 0
     given: frozenset[str] = frozenset()  # names of the answer fields present (verdict, because included)
+    part: str | None = None  # the part of a multi-part ruling's answer this item states (a, b, ...)
 
 
 def line_at(lines: dict[tuple, tuple[int, int]], path: tuple, key: bool = False) -> int | None:

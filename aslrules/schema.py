@@ -80,6 +80,7 @@ def words(vocabulary: Any) -> tuple[Any, ...]:
 # --------------------------------------------------------------------------- field helpers
 
 ID_PATTERN = r"^[A-Za-z0-9_-]{1,64}$"
+PART_PATTERN = r"^[A-Za-z0-9]{1,8}$"  # an expect item's `part:` (a ruling's answer part: a, b, 1, ...)
 HEX_PATTERN = r"^[0-9]{0,2}[A-Z]{1,2}[0-9]{1,2}$"
 LOCATION_PATTERN = r"^[0-9]{0,2}[A-Z]{1,2}[0-9]{1,2}(@-?[0-9])?$"
 TEXT_MAX = 2000
@@ -457,7 +458,9 @@ def json_schema() -> dict[str, Any]:
     alternatives = []
     for kind, answer in ANSWERS.items():
         item = dict(components[answer.__name__])
-        item["properties"] = {kind: {"$ref": f"#/$defs/{QUESTIONS[kind].__name__}"}, **item["properties"]}
+        item["properties"] = {kind: {"$ref": f"#/$defs/{QUESTIONS[kind].__name__}"}, **item["properties"],
+                              "part": {"type": "string", "pattern": PART_PATTERN,
+                                       "description": "the part of a multi-part answer this item states"}}
         item["required"] = [kind, *item.get("required", [])]
         item["additionalProperties"] = False
         item["title"] = f"{kind} question"
