@@ -104,7 +104,7 @@ def answer_lines(a: Answer, indent: str = "") -> list[str]:
 
 def outcome_lines(o: Outcome) -> list[str]:
     exp = o.expectation
-    head = f"FAIL {o.situation.path}:{exp.line}: expect[{o.index}]"
+    head = f"FAIL {o.situation.path}:{exp.line}: expect[{o.index}]" + (f" (part {exp.part})" if exp.part else "")
     if o.situation.source:
         head += f" ({o.situation.source})"
     lines = [head]
