@@ -302,7 +302,10 @@ def compose(text: str, name: str) -> tuple[Any, dict[tuple, tuple[int, int]], di
     except yaml.MarkedYAMLError as error:
         mark = error.problem_mark or error.context_mark
         problem = (error.problem or error.context or "").strip()
-        raise InputError(name, mark.line + 1 if mark is not None else None, "", "a YAML document", problem) from None
+        line = mark.line + 1 if mark is not None else None
+        if "nesting depth" in problem:  # PyYAML 6.0.4 and later stop deep nesting themselves
+            raise InputError(name, line, "", f"YAML nested at most {MAX_DEPTH} deep") from None
+        raise InputError(name, line, "", "a YAML document", problem) from None
     except yaml.reader.ReaderError as error:
         line = text.count("\n", 0, error.position) + 1
         raise InputError(name, line, "", "a YAML document",
