@@ -1,0 +1,507 @@
+"""The curator's consistency report (`aslrules rulings PATH...`): which rulings the rules allow,
+under which readings, and which rulings cannot all be true together.
+
+Every rule decision stays in the KB.  This module runs each ruling's cases through the KB
+(`core.compare` on the KB's answers, as `aslrules check` does) under assignments of the named
+readings (schema.READINGS), and aggregates the table "case x assignment -> holds":
+
+* per ruling: holds (under every assignment), holds only under some readings, contradicted
+  (under none), not encodable (no case);
+* the readings that fit: the assignment satisfying the most current rulings, found by clingo
+  (readings as a choice, rulings as weak constraints weighted by status), and whether it is
+  unique;
+* conflicts: every minimal set of rulings that no assignment satisfies together (MARCO over
+  clingo solve calls under assumptions; each core shrunk to a minimal one);
+* errata impact: which rulings change status when some readings take other values.
+
+Only the readings that may change a case's answer are varied for it: the KB's relevance
+analysis (aslrules/fast/relevance.py, which knows no ASL) says which rules can fire for the
+case's facts, and only the readings those rules mention are varied (with the plain solver:
+all of them).
+"""
+
+from __future__ import annotations
+
+import itertools
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass, field
+from functools import lru_cache
+from typing import Any
+
+import clingo
+import msgspec
+from clingo import Function, Number, String, ast
+
+from . import schema as S
+from .answers import Answer, read_answers
+from .core import Outcome, _no_cyclic_gc, build_facts, compare, engine
+from .engine import Solver
+from .errors import InputError
+from .inputcheck import raise_input_errors
+from .model import Situation
+from .rulings import Ruling
+
+Assignment = tuple[tuple[str, str], ...]  # (reading, value) pairs, sorted by reading: a partial assignment
+
+STATUSES = ("holds", "needs_reading", "contradicted", "not_encodable")
+STATUS_TEXT = {"holds": "holds", "needs_reading": "holds only under readings", "contradicted": "contradicted",
+               "not_encodable": "not encodable"}
+BATCH = 100
+
+
+def defaults() -> dict[str, str]:
+    return {name: values[0] for name, values in S.READINGS.items()}
+
+
+def text_of(assignment: Iterable[tuple[str, str]]) -> str:
+    return ", ".join(f"{n}={v}" for n, v in assignment)
+
+
+def parse_readings(items: Sequence[str], where: str = "--reading") -> dict[str, str]:
+    """NAME=VALUE items (a named reading and one of its values) as a mapping; InputError otherwise."""
+    out: dict[str, str] = {}
+    for item in items:
+        name, sep, value = item.partition("=")
+        values = S.READINGS.get(name)
+        if not sep or values is None:
+            raise InputError(where, None, "", f"NAME=VALUE with NAME a named reading: {', '.join(S.READINGS)}", item)
+        if value not in values:
+            raise InputError(where, None, "", f"a value of {name}: {', '.join(values)}", item)
+        if name in out and out[name] != value:
+            raise InputError(where, None, "", f"one value for {name}", item)
+        out[name] = value
+    return out
+
+
+# --------------------------------------------------------------------------- which readings to vary
+
+_ALL = frozenset(["*"])
+
+
+@lru_cache(maxsize=4)
+def _mentions(program_id: int, program: tuple) -> list[frozenset[str]]:
+    """Per statement of the KB: the names of the readings it mentions (`reading(Name,_)`);
+    _ALL when it mentions one by a variable."""
+
+    out: list[frozenset[str]] = []
+    for stm in program:
+        found: set[str] = set()
+
+        class Visit(ast.Transformer):
+            def visit_Function(self, x: ast.AST) -> ast.AST:
+                if x.name == "reading" and len(x.arguments) == 2:
+                    first = x.arguments[0]
+                    if first.ast_type == ast.ASTType.SymbolicTerm and first.symbol.type == clingo.SymbolType.Function:
+                        found.add(first.symbol.name)
+                    elif first.ast_type == ast.ASTType.Function and not first.arguments:
+                        found.add(first.name)
+                    else:
+                        found.add("*")
+                self.visit_children(x)
+                return x
+
+        Visit()(stm)
+        out.append(_ALL if "*" in found else frozenset(found))
+    return out
+
+
+def relevant_readings(eng: Solver, sit: Situation) -> tuple[str, ...]:
+    """The named readings whose value may change the answers of `sit`'s questions: those some
+    rule that can fire for its facts mentions (an over-approximation, never too few)."""
+    names = tuple(S.READINGS)
+    relevance = getattr(eng, "relevance", None)
+    program = getattr(eng, "program", None)
+    if relevance is None or program is None or not getattr(eng, "prune", False):
+        return names
+    from .fast.relevance import _ANY
+
+    rel = relevance()
+    dom = rel.domain(build_facts(sit).facts)
+    slots = dom.get(("reading", 2))
+    if slots is not None:  # every value of every reading may be given
+        for k, tokens in enumerate(slots):
+            if tokens is not _ANY:
+                tokens.update(("c", n) for n in S.READINGS) if k == 0 else \
+                    tokens.update(("c", v) for vs in S.READINGS.values() for v in vs)
+    keep, _ = rel.prune(dom)
+    mentions = _mentions(id(program), tuple(program))
+    found: set[str] = set()
+    for i in keep:
+        m = mentions[i]
+        if m is _ALL:
+            return names
+        found |= m
+    return tuple(n for n in names if n in found)
+
+
+# --------------------------------------------------------------------------- running the cases
+
+
+@dataclass
+class Run:
+    """One case answered under one assignment of its varied readings."""
+
+    outcomes: list[Outcome] = field(default_factory=list)
+    error: InputError | None = None
+
+    @property
+    def holds(self) -> bool:
+        return self.error is None and all(o.passed for o in self.outcomes)
+
+
+@dataclass
+class CaseTable:
+    """One case of a ruling: the readings varied for it and its runs by (partial) assignment."""
+
+    ruling: Ruling
+    index: int
+    situation: Situation
+    readings: tuple[str, ...]
+    runs: dict[Assignment, Run] = field(default_factory=dict)
+
+    def run(self, assignment: dict[str, str]) -> Run:
+        return self.runs[tuple((n, assignment[n]) for n in self.readings)]
+
+
+def with_readings(sit: Situation, assignment: dict[str, str]) -> Situation:
+    """The situation under other values of the named readings."""
+    data = msgspec.structs.replace(sit.data, readings=S.Readings(**assignment))
+    return Situation(sit.path, data, sit.expect, sit.board, sit.lines, sit.ask)
+
+
+def _assignments(names: Sequence[str], base: dict[str, str] | None = None) -> list[dict[str, str]]:
+    base = base or defaults()
+    return [{**base, **dict(zip(names, values))}
+            for values in itertools.product(*(S.READINGS[n] for n in names))]
+
+
+def answer_all(eng: Solver, situations: Sequence[Situation]) -> list[tuple[dict[Any, Answer] | None,
+                                                                          InputError | None]]:
+    """Each situation's answers (or the KB's input error), `BATCH` to a grounding."""
+    out: list[tuple[dict[Any, Answer] | None, InputError | None]] = []
+    with _no_cyclic_gc():
+        for i in range(0, len(situations), BATCH):
+            chunk = situations[i:i + BATCH]
+            for sit, atoms in zip(chunk, eng.solve_many([build_facts(s).facts for s in chunk])):
+                try:
+                    raise_input_errors(sit, atoms)
+                except InputError as e:
+                    out.append((None, e))
+                    continue
+                out.append((read_answers(atoms), None))
+    return out
+
+
+def _prefixed(e: InputError, k: int) -> InputError:
+    return InputError(e.file, e.line, f"cases[{k}]" + ("." + e.path if e.path and not e.path.startswith("[")
+                                                         else e.path), e.expected, e.got)
+
+
+def run_tables(rulings: Sequence[Ruling], eng: Solver) -> list[CaseTable]:
+    """Every case of every ruling, under every assignment of the readings varied for it."""
+    tables: list[CaseTable] = []
+    jobs: list[tuple[CaseTable, Assignment, Situation]] = []
+    for r in rulings:
+        for k, sit in enumerate(r.cases):
+            table = CaseTable(r, k, sit, relevant_readings(eng, sit))
+            tables.append(table)
+            for a in _assignments(table.readings):
+                key = tuple((n, a[n]) for n in table.readings)
+                jobs.append((table, key, with_readings(sit, a)))
+    results = answer_all(eng, [j[2] for j in jobs])
+    for (table, key, sit), (answers, error) in zip(jobs, results):
+        if error is not None:
+            table.runs[key] = Run(error=_prefixed(error, table.index))
+            continue
+        outcomes = [Outcome(sit, q, exp, answers.get(q, Answer(qid=q)), []) for q, exp in enumerate(sit.expect)]
+        for o in outcomes:
+            o.mismatches = compare(o.expectation, o.answer)
+        table.runs[key] = Run(outcomes)
+    for table in tables:  # what `aslrules check` would refuse is unreadable input here too
+        run = table.run(defaults())
+        if run.error is not None:
+            raise run.error
+    return tables
+
+
+# --------------------------------------------------------------------------- per ruling
+
+
+@dataclass
+class RulingResult:
+    ruling: Ruling
+    cases: list[CaseTable]
+    readings: tuple[str, ...]  # varied for some case
+    holds: dict[Assignment, bool]  # full assignments over `readings`
+    influential: tuple[str, ...]  # the readings its holding depends on
+    status: str  # one of STATUSES
+    holding: list[Assignment]  # the assignments over `influential` under which it holds
+    overturned: dict[str, Any] | None = None  # obsolete rulings with overturned_by: what the check found
+
+    @property
+    def id(self) -> str:
+        return self.ruling.id
+
+    def holds_under(self, assignment: dict[str, str]) -> bool | None:
+        """Whether it holds under a full assignment of every reading (None: no case)."""
+        if not self.cases:
+            return None
+        return self.holds[tuple((n, assignment[n]) for n in self.readings)]
+
+
+def judge(ruling: Ruling, cases: list[CaseTable]) -> RulingResult:
+    names = tuple(n for n in S.READINGS if any(n in c.readings for c in cases))
+    holds: dict[Assignment, bool] = {}
+    for a in _assignments(names):
+        holds[tuple((n, a[n]) for n in names)] = all(c.run(a).holds for c in cases)
+    influential = tuple(n for i, n in enumerate(names) if any(
+        holds[key] != holds[key[:i] + ((n, v),) + key[i + 1:]]
+        for key in holds for v in S.READINGS[n]))
+    holding = sorted({tuple((n, v) for n, v in key if n in influential) for key, ok in holds.items() if ok}) \
+        if cases else []
+    if not cases:
+        status = "not_encodable"
+    elif all(holds.values()):
+        status = "holds"
+    elif any(holds.values()):
+        status = "needs_reading"
+    else:
+        status = "contradicted"
+    result = RulingResult(ruling, cases, names, holds, influential, status, holding)
+    if ruling.status == "obsolete" and ruling.data.overturned_by and cases:
+        by = {rv.reading: rv.value for rv in ruling.data.overturned_by}
+        under = {**defaults(), **by}
+        elsewhere = [dict(key) for key, ok in holds.items() if ok
+                     and any(dict(key).get(n, defaults()[n]) != v for n, v in by.items())]
+        fails_under = not result.holds_under(under)
+        result.overturned = {
+            "by": by,
+            "confirmed": fails_under and bool(elsewhere),
+            "fails_under_it": fails_under,
+            "holds_otherwise": sorted({tuple((n, a[n]) for n in influential) for a in elsewhere}),
+        }
+    return result
+
+
+# --------------------------------------------------------------------------- clingo: fit and conflicts
+
+#: The readings as a choice and each ruling as a weak constraint: a ruling holds when the
+#: assignment matches one of its holding alternatives.  Facts come through the backend.
+FIT_PROGRAM = """
+1 { assign(N,V) : value(N,V) } 1 :- choose(N).
+holds(R) :- alt(R,K), assign(N,V) : cond(R,K,N,V).
+:~ weight(R,W), not holds(R). [W,R]
+#show assign/2.
+"""
+
+
+def _control(results: Sequence[RulingResult], args: Sequence[str] = ()) -> tuple[clingo.Control, list[str]]:
+    """A Control holding FIT_PROGRAM and the facts of the reading-dependent rulings, grounded;
+    and the readings chosen (those some ruling's holding depends on)."""
+    ctl = clingo.Control(["--warn=none", *args])
+    ctl.add("base", [], FIT_PROGRAM)
+    chosen = sorted({n for r in results for n in r.influential}, key=list(S.READINGS).index)
+    with ctl.backend() as b:
+        def fact(name: str, *xs: clingo.Symbol) -> None:
+            b.add_rule([b.add_atom(Function(name, list(xs)))])
+
+        for n in chosen:
+            fact("choose", Function(n))
+            for v in S.READINGS[n]:
+                fact("value", Function(n), Function(v))
+        for r in results:
+            rid = String(r.id)
+            fact("weight", rid, Number(S.RULING_WEIGHTS[r.ruling.status]))
+            for k, alt in enumerate(r.holding):
+                fact("alt", rid, Number(k))
+                for n, v in alt:
+                    fact("cond", rid, Number(k), Function(n), Function(v))
+    ctl.ground([("base", [])])
+    return ctl, chosen
+
+
+@dataclass
+class Fit:
+    assignment: dict[str, str]  # every reading: the chosen value (readings no ruling decides: default)
+    decided: list[str]  # the readings some counted ruling's holding depends on
+    optima: list[dict[str, str]]  # every optimal assignment of the decided readings
+    satisfied: int  # counted rulings that hold under it
+    counted: int  # rulings counted (current and unclear, with cases)
+    weight: int
+    total_weight: int
+
+    @property
+    def unique(self) -> bool:
+        return len(self.optima) == 1
+
+
+def fit(results: Sequence[RulingResult]) -> Fit:
+    """The assignment of the named readings that satisfies the most rulings, weighted by status
+    (schema.RULING_WEIGHTS: obsolete rulings weigh nothing); among equal ones, the one with
+    the fewest readings away from their defaults."""
+    counted = [r for r in results if r.cases and S.RULING_WEIGHTS[r.ruling.status] > 0]
+    dependent = [r for r in counted if r.status == "needs_reading"]
+    ctl, chosen = _control(dependent, ["--opt-mode=optN", "0"])
+    optima: list[dict[str, str]] = []
+    with ctl.solve(yield_=True) as handle:
+        for m in handle:
+            if m.optimality_proven:
+                optima.append({s.arguments[0].name: s.arguments[1].name for s in m.symbols(shown=True)})
+    if not optima:  # nothing to choose: the defaults
+        optima = [{}]
+    base = defaults()
+    order = list(S.READINGS)
+    optima.sort(key=lambda a: (sum(a[n] != base[n] for n in a), [S.READINGS[n].index(a[n]) for n in order if n in a]))
+    best = {**base, **optima[0]}
+    ok = [r for r in counted if r.holds_under(best)]
+    weight = lambda rs: sum(S.RULING_WEIGHTS[r.ruling.status] for r in rs)
+    return Fit(best, chosen, optima, len(ok), len(counted), weight(ok), weight(counted))
+
+
+@dataclass
+class Conflict:
+    rulings: list[RulingResult]
+    hinges_on: list[str]
+
+
+def conflicts(results: Sequence[RulingResult]) -> list[Conflict]:
+    """Every minimal set of (current or unclear) rulings that no assignment satisfies together.
+
+    MARCO: a map solver (clingo, one `sel` atom per candidate) proposes a subset not yet
+    explored; the ruling program solved under the assumptions `holds(R)` says whether some
+    assignment satisfies it.  A satisfiable subset is grown to a maximal one and every subset of
+    it blocked; an unsatisfiable one is shrunk, from clingo's core, to a minimal one (deletion:
+    one solve per member) and every superset of it blocked.  Only rulings that hold under some
+    readings but not others can take part: one that always holds never conflicts, one that
+    never holds is contradicted on its own."""
+    candidates = [r for r in results if r.status == "needs_reading" and S.RULING_WEIGHTS[r.ruling.status] > 0]
+    if len(candidates) < 2:
+        return []
+    ctl, _ = _control(candidates)
+    lits = {r.id: ctl.symbolic_atoms[Function("holds", [String(r.id)])].literal for r in candidates}
+    by_lit = {lit: rid for rid, lit in lits.items()}
+
+    def core(ids: Iterable[str]) -> list[str] | None:
+        """None when some assignment satisfies them all; else the ids of clingo's core."""
+        found: list[int] = []
+        result = ctl.solve(assumptions=[lits[i] for i in ids], on_core=found.extend)
+        return None if result.satisfiable else [by_lit[x] for x in found if x in by_lit]
+
+    ids = [r.id for r in candidates]
+    mapper = clingo.Control(["--warn=none", "--sign-def=pos"])
+    with mapper.backend() as b:
+        sel = {i: b.add_atom(Function("sel", [String(i)])) for i in ids}
+        b.add_rule(list(sel.values()), choice=True)
+    mapper.ground([("base", [])])
+    found: list[list[str]] = []
+    while True:
+        seed: list[str] | None = None
+        with mapper.solve(yield_=True) as handle:
+            for m in handle:
+                seed = [i for i in ids if m.contains(Function("sel", [String(i)]))]
+                break
+        if seed is None:
+            break
+        unsat = core(seed)
+        with mapper.backend() as b:
+            if unsat is None:  # grow to a maximal satisfiable subset, block its subsets
+                grown = list(seed)
+                for i in ids:
+                    if i not in grown and core(grown + [i]) is None:
+                        grown.append(i)
+                rest = [i for i in ids if i not in grown]
+                if not rest:
+                    break
+                b.add_rule([], [-sel[i] for i in rest])
+            else:  # shrink the core to a minimal one, block its supersets
+                mus = list(unsat) or list(seed)
+                for i in list(mus):
+                    smaller = [x for x in mus if x != i]
+                    again = core(smaller)
+                    if again is not None:
+                        mus = [x for x in smaller if x in again] or smaller
+                found.append(sorted(mus, key=ids.index))
+                b.add_rule([], [sel[i] for i in mus])
+    by_id = {r.id: r for r in candidates}
+    out = []
+    for mus in found:
+        members = [by_id[i] for i in mus]
+        counts: dict[str, int] = {}
+        for r in members:
+            for n in r.influential:
+                counts[n] = counts.get(n, 0) + 1
+        hinges = [n for n in S.READINGS if counts.get(n, 0) >= 2] or [n for n in S.READINGS if n in counts]
+        out.append(Conflict(members, hinges))
+    out.sort(key=lambda c: [ids.index(r.id) for r in c.rulings])
+    return out
+
+
+# --------------------------------------------------------------------------- errata impact
+
+
+@dataclass
+class Change:
+    result: RulingResult
+    before: bool
+    after: bool
+
+
+def impact(results: Sequence[RulingResult], overrides: dict[str, str]) -> list[Change]:
+    """The rulings whose holding changes when `overrides` replace the defaults."""
+    base = defaults()
+    changed = {**base, **overrides}
+    out = []
+    for r in results:
+        if not r.cases:
+            continue
+        before, after = r.holds_under(base), r.holds_under(changed)
+        if before != after:
+            out.append(Change(r, bool(before), bool(after)))
+    return out
+
+
+# --------------------------------------------------------------------------- the report
+
+
+@dataclass
+class Report:
+    results: list[RulingResult]
+    fit: Fit
+    conflicts: list[Conflict]
+    overrides: dict[str, str]
+    changes: list[Change]
+
+    @property
+    def ok(self) -> bool:
+        """Every current ruling with cases holds under the fitting assignment."""
+        return all(r.holds_under(self.fit.assignment) for r in self.results
+                   if r.cases and r.ruling.status == "current")
+
+    def summary(self) -> list[tuple[str, dict[str, int]]]:
+        """By rule id: how many rulings bear on it, and how many of each status."""
+        rows: dict[str, dict[str, int]] = {}
+        for r in self.results:
+            for rule in dict.fromkeys(r.ruling.data.rules or ["(none)"]):
+                row = rows.setdefault(rule, {"rulings": 0, **{s: 0 for s in STATUSES}})
+                row["rulings"] += 1
+                row[r.status] += 1
+        return sorted(rows.items(), key=lambda kv: _rule_key(kv[0]))
+
+
+def _rule_key(rule: str) -> list[Any]:
+    import re
+
+    return [(0, int(x), "") if x.isdigit() else (1, 0, x) for x in re.findall(r"\d+|\D+", rule)]
+
+
+def report(rulings: Sequence[Ruling], *, overrides: dict[str, str] | None = None,
+           eng: Solver | None = None) -> Report:
+    """Check every ruling under the readings, and aggregate (what `aslrules rulings` prints)."""
+    eng = eng or engine()
+    tables = run_tables(rulings, eng)
+    by_ruling: dict[int, list[CaseTable]] = {}
+    for t in tables:
+        by_ruling.setdefault(id(t.ruling), []).append(t)
+    results = [judge(r, by_ruling.get(id(r), [])) for r in rulings]
+    overrides = overrides or {}
+    return Report(results, fit(results), conflicts(results), overrides, impact(results, overrides))
