@@ -505,3 +505,185 @@ def report(rulings: Sequence[Ruling], *, overrides: dict[str, str] | None = None
     results = [judge(r, by_ruling.get(id(r), [])) for r in rulings]
     overrides = overrides or {}
     return Report(results, fit(results), conflicts(results), overrides, impact(results, overrides))
+
+
+# --------------------------------------------------------------------------- text and JSON
+
+
+def needs_text(holding: Sequence[Assignment]) -> str:
+    """`a=x, b=y or a=z`: the alternatives under which a ruling holds."""
+    return " or ".join(text_of(alt) or "any readings" for alt in holding)
+
+
+def verdict_text(r: RulingResult) -> str:
+    """The one-line verdict of a ruling."""
+    if r.status == "not_encodable":
+        return f"not encodable: {_one_line(r.ruling.data.not_encodable or '')}"
+    if r.overturned is not None:
+        by = text_of(sorted(r.overturned["by"].items()))
+        if r.overturned["confirmed"]:
+            return f"overturned by {by} (holds under {needs_text(r.overturned['holds_otherwise'])})"
+        if not r.overturned["fails_under_it"]:
+            return f"not overturned by {by}: it still holds under it"
+        return f"contradicted, not only by {by}: it holds under no reading"
+    if r.status == "needs_reading":
+        return f"holds only under {needs_text(r.holding)}"
+    return r.status
+
+
+def _one_line(text: str) -> str:
+    return " ".join(text.split())
+
+
+def _case_head(r: RulingResult, t: CaseTable) -> str:
+    title = f': "{t.situation.title}"' if t.situation.title else ""
+    return f"{r.ruling.path}:{r.ruling.case_line(t.index)}: cases[{t.index}]{title}"
+
+
+def failure_lines(r: RulingResult, indent: str) -> list[str]:
+    """Each failed expectation of a ruling's cases under the defaults: what the ruling states,
+    side by side with the KB's answer and the reasons that decided it."""
+    from .render import answer_lines
+
+    lines: list[str] = []
+    base = defaults()
+    for t in r.cases:
+        run = t.run(base)
+        if run.holds:
+            continue
+        lines.append(f"{indent}{_case_head(r, t)}")
+        if run.error is not None:
+            lines.append(f"{indent}  input error: {run.error}")
+            continue
+        for o in run.outcomes:
+            if o.passed:
+                continue
+            part = f" (part {o.expectation.part})" if o.expectation.part else ""
+            lines.append(f"{indent}  line {o.expectation.line}: expect[{o.index}]{part}")
+            for m in o.mismatches:
+                lines.append(f"{indent}    {m.field}: the ruling says {m.expected}; the KB says {m.actual}")
+            lines.append(f"{indent}    the KB's answer:")
+            lines.extend(answer_lines(o.answer, indent=indent + "      "))
+        others = [a for a in t.runs if dict(a) != {n: base[n] for n in t.readings}]
+        if others:
+            lines.append(f"{indent}  (it fails too under every other value of {', '.join(t.readings)})"
+                         if r.status == "contradicted" else "")
+    return [x for x in lines if x]
+
+
+def _who(results: Sequence[RulingResult]) -> str:
+    return ", ".join(r.id for r in results)
+
+
+def text_lines(rep: Report) -> list[str]:
+    rs = rep.results
+    by_status = {s: sum(r.ruling.status == s for r in rs) for s in ("current", "obsolete", "unclear")}
+    width = max((len(r.id) for r in rs), default=4)
+    out = [f"Rulings ({len(rs)}: " + ", ".join(f"{n} {s}" for s, n in by_status.items()) + ")"]
+    for r in rs:
+        out.append(f"  {r.id:<{width}}  {r.ruling.status:<8}  {verdict_text(r)}")
+        if r.status == "contradicted":
+            out.extend(failure_lines(r, "      "))
+        if r.cases and r.ruling.data.not_encodable:
+            out.append(f"      beyond its cases, not encodable: {_one_line(r.ruling.data.not_encodable)}")
+    f = rep.fit
+    out += ["", f"Readings that fit: {f.satisfied} of {f.counted} current and unclear rulings hold "
+            f"(weight {f.weight} of {f.total_weight}; current {S.RULING_WEIGHTS['current']}, "
+            f"unclear {S.RULING_WEIGHTS['unclear']})"]
+    base = defaults()
+    counted = [r for r in rs if r.status == "needs_reading" and S.RULING_WEIGHTS[r.ruling.status] > 0]
+    for n in S.READINGS:
+        v = f.assignment[n]
+        note = "default" if v == base[n] else f"default {base[n]}"
+        deciders = [r for r in counted if n in r.influential]
+        why = f"decided by {_who(deciders)}" if deciders else "no ruling depends on it"
+        out.append(f"  {n} = {v} ({note}); {why}")
+    if f.unique:
+        out.append("  unique: no other assignment satisfies as many")
+    else:
+        out.append(f"  not unique: {len(f.optima)} assignments satisfy as many: "
+                   + "; ".join(text_of(sorted(a.items(), key=lambda kv: list(S.READINGS).index(kv[0])))
+                               for a in f.optima))
+    out += ["", f"Conflicts ({len(rep.conflicts)})"]
+    if not rep.conflicts:
+        out.append("  none: every set of rulings some assignment satisfies together")
+    for c in rep.conflicts:
+        out.append(f"  {{{_who(c.rulings)}}} hinges on {', '.join(c.hinges_on)}")
+        for r in c.rulings:
+            out.append(f"    {r.id} needs {needs_text(r.holding)}")
+            out.extend(f"      {_case_head(r, t)}" for t in r.cases)
+    out += ["", "Errata impact"]
+    obsolete = [r for r in rs if r.overturned is not None]
+    for r in obsolete:
+        out.append(f"  {r.id} (obsolete): {verdict_text(r)}")
+    if rep.overrides:
+        what = text_of(sorted(rep.overrides.items()))
+        out.append(f"  {what} against the defaults: {len(rep.changes)} ruling(s) change")
+        for ch in rep.changes:
+            out.append(f"    {ch.result.id} ({ch.result.ruling.status}): {'holds' if ch.before else 'fails'} -> "
+                       f"{'holds' if ch.after else 'fails'}")
+    else:
+        out.append("  (--reading NAME=VALUE shows which rulings a reading or an erratum overturns)")
+    out += ["", "Summary by rule id"]
+    head = ("rule", "rulings", "holds", "needs reading", "contradicted", "not encodable")
+    rows = [(rule, str(c["rulings"]), *(str(c[s]) for s in STATUSES)) for rule, c in rep.summary()]
+    widths = [max(len(x[i]) for x in [head, *rows]) for i in range(len(head))]
+    for row in [head, *rows]:
+        out.append("  " + "  ".join(x.ljust(w) if i == 0 else x.rjust(w) for i, (x, w) in enumerate(zip(row, widths))))
+    current = [r for r in rs if r.cases and r.ruling.status == "current"]
+    held = [r for r in current if r.holds_under(f.assignment)]
+    out += ["", f"{len(held)} of {len(current)} current rulings with cases hold under the readings that fit"]
+    return out
+
+
+def _assignment_json(a: Iterable[tuple[str, str]]) -> dict[str, str]:
+    return dict(a)
+
+
+def as_json(rep: Report) -> dict[str, Any]:
+    base = defaults()
+    rulings = []
+    for r in rep.results:
+        item: dict[str, Any] = {
+            "ruling": r.id, "file": r.ruling.path, "status": r.ruling.status, "check": r.status,
+            "verdict": verdict_text(r), "rules": list(r.ruling.data.rules), "tensions": list(r.ruling.data.tensions),
+            "readings_varied": list(r.readings), "depends_on": list(r.influential),
+            "holds_under": [_assignment_json(a) for a in r.holding],
+            "not_encodable": r.ruling.data.not_encodable,
+            "table": [{"readings": _assignment_json(k), "holds": ok} for k, ok in r.holds.items()],
+        }
+        if r.overturned is not None:
+            item["overturned"] = {"by": r.overturned["by"], "confirmed": r.overturned["confirmed"],
+                                  "holds_otherwise": [_assignment_json(a) for a in r.overturned["holds_otherwise"]]}
+        failures = []
+        for t in r.cases:
+            run = t.run(base)
+            for o in run.outcomes:
+                if not o.passed:
+                    failures.append({"case": t.index, "line": o.expectation.line, "part": o.expectation.part,
+                                     "mismatches": [{"field": m.field, "ruling": str(m.expected), "kb": str(m.actual)}
+                                                    for m in o.mismatches],
+                                     "answer": o.answer.as_dict()})
+            if run.error is not None:
+                failures.append({"case": t.index, "error": str(run.error)})
+        item["failures_under_defaults"] = failures
+        rulings.append(item)
+    f = rep.fit
+    return {
+        "rulings": rulings,
+        "fit": {"readings": f.assignment, "decided": f.decided, "unique": f.unique, "optima": f.optima,
+                "satisfied": f.satisfied, "counted": f.counted, "weight": f.weight, "total_weight": f.total_weight,
+                "weights": S.RULING_WEIGHTS},
+        "conflicts": [{"rulings": [r.id for r in c.rulings], "hinges_on": c.hinges_on,
+                       "needs": {r.id: [_assignment_json(a) for a in r.holding] for r in c.rulings},
+                       "situations": [{"ruling": r.id, "file": r.ruling.path, "line": r.ruling.case_line(t.index),
+                                       "case": t.index, "title": t.situation.title}
+                                      for r in c.rulings for t in r.cases]}
+                      for c in rep.conflicts],
+        "errata": {"readings": rep.overrides,
+                   "changes": [{"ruling": ch.result.id, "status": ch.result.ruling.status,
+                                "before": "holds" if ch.before else "fails", "after": "holds" if ch.after else "fails"}
+                               for ch in rep.changes]},
+        "summary": [{"rule": rule, **counts} for rule, counts in rep.summary()],
+        "ok": rep.ok,
+    }
