@@ -175,14 +175,15 @@ def _assignments(names: Sequence[str], base: dict[str, str] | None = None) -> li
             for values in itertools.product(*(S.READINGS[n] for n in names))]
 
 
-def answer_all(eng: Solver, situations: Sequence[Situation]) -> list[tuple[dict[Any, Answer] | None,
-                                                                          InputError | None]]:
-    """Each situation's answers (or the KB's input error), `BATCH` to a grounding."""
+def answer_all(eng: Solver, situations: Sequence[Situation], *, asked: bool = False
+               ) -> list[tuple[dict[Any, Answer] | None, InputError | None]]:
+    """Each situation's answers (or the KB's input error), `BATCH` to a grounding (`asked`: its
+    `ask:` questions too, numbered after its `expect:` ones)."""
     out: list[tuple[dict[Any, Answer] | None, InputError | None]] = []
     with _no_cyclic_gc():
         for i in range(0, len(situations), BATCH):
             chunk = situations[i:i + BATCH]
-            for sit, atoms in zip(chunk, eng.solve_many([build_facts(s).facts for s in chunk])):
+            for sit, atoms in zip(chunk, eng.solve_many([build_facts(s, asked=asked).facts for s in chunk])):
                 try:
                     raise_input_errors(sit, atoms)
                 except InputError as e:
