@@ -446,7 +446,7 @@ class Situation(Base, kw_only=True):
 # are situations of the format above (they state no `readings:`: the checker varies them).
 
 RulingStatus = Literal["current", "obsolete", "unclear"]
-RULING_ID_PATTERN = r"^[A-Za-z0-9][A-Za-z0-9_.-]{0,63}$"
+RULING_ID_PATTERN = ID_PATTERN
 
 #: How much a ruling of each status weighs when the readings that fit are chosen
 #: (`aslrules rulings`): obsolete rulings are history and weigh nothing.
@@ -454,19 +454,20 @@ RULING_WEIGHTS: dict[str, int] = {"current": 2, "unclear": 1, "obsolete": 0}
 
 
 class ReadingValue(Base, kw_only=True):
-    reading: F(str, "a named reading (docs/readings.md)", pattern=ID_PATTERN)
-    value: F(str, "one of its values", pattern=ID_PATTERN)
+    reading: F(str, "a named reading (docs/readings.md)", pattern=ID_PATTERN, kind="id")
+    value: F(str, "one of its values", pattern=ID_PATTERN, kind="id")
 
 
 class Ruling(Base, kw_only=True):
-    ruling: F(str, "the ruling's id in its collection (P34, P41b)", pattern=RULING_ID_PATTERN)
+    ruling: F(str, "the ruling's id in its collection (P34, P41b)", pattern=RULING_ID_PATTERN, kind="id")
     source: Text("the citation: collection, version, lines, venue tag")
     status: F(RulingStatus, "current, obsolete (overtaken by errata or replacement pages) or unclear")
     overturned_by: F(list[ReadingValue], "obsolete only: the reading values that encode the erratum or "
                      "replacement that overturned it", max_length=8) = []
     rules: F(list[Annotated[str, Meta(pattern=r"^[A-Za-z0-9][A-Za-z0-9 .,()*'/-]{0,39}$", extra={"strict": True})]],
              "the rule ids it bears on (its collection's caption)", max_length=40) = []
-    tensions: F(list[Annotated[str, Meta(pattern=ID_PATTERN)]], "the 'Tensions to check' it belongs to (I8)",
+    tensions: F(list[Annotated[str, Meta(pattern=ID_PATTERN, extra={"kind": "id"})]],
+                "the 'Tensions to check' it belongs to (I8)",
                 max_length=20) = []
     question: Text("the question, in our own words")
     answer: Text("the answer, in our own words; parts lettered (a), (b), ...")
