@@ -120,3 +120,22 @@ def test_docs_hold_the_ruling_field_reference() -> None:
     page = (ROOT / "docs" / "rulings.md").read_text(encoding="utf-8")
     start, end = page.index(BEGIN), page.index(END) + len(END)
     assert page[start:end] == field_reference(), "run: aslrules rulings --reference, and paste it into docs/rulings.md"
+
+
+def test_every_rulings_case_is_a_situation_of_the_json_schema(capsys: pytest.CaptureFixture[str]) -> None:
+    import json
+
+    import jsonschema
+    import yaml
+
+    from aslrules.cli import main
+
+    main(["schema"])
+    validator = jsonschema.Draft202012Validator(json.loads(capsys.readouterr().out))
+    files = sorted(p for folder in (ROOT / "tests" / "data" / "rulings", ROOT / "rulings") if folder.is_dir()
+                   for p in folder.rglob("*.yaml"))
+    assert files
+    for path in files:
+        for k, case in enumerate(yaml.safe_load(path.read_text(encoding="utf-8")).get("cases") or []):
+            errors = [f"{list(e.absolute_path)}: {e.message}" for e in validator.iter_errors(case)]
+            assert not errors, f"{path}: cases[{k}]: {errors[:3]}"
