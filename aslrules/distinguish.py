@@ -23,6 +23,7 @@ comments.  The case is checked under A before it is written.
 from __future__ import annotations
 
 import copy
+import itertools
 import time
 import typing
 from collections.abc import Iterable, Sequence
@@ -214,21 +215,58 @@ def shrink_candidates(data: dict[str, Any]) -> list[list[dict[str, Any]]]:
     return groups
 
 
-def variations(data: dict[str, Any]) -> list[dict[str, Any]]:
+def variations(data: dict[str, Any], words: frozenset[str] = frozenset(), *,
+               which: bool | None = None) -> list[dict[str, Any]]:
     """The situation with one field changed to another value its schema type allows (a closed
-    vocabulary's other words, a flag's other value, a word added to a list of words); those of
-    the units its questions name first."""
+    vocabulary's other words, a flag's other value, a word added to a list of words, a field not
+    given set); first those that bring in one of `words` (the constants of the KB rules that
+    mention the reading), then those of the units its questions name.  `which`: True, only those
+    that bring in one of `words`; False, only the others."""
     named = {x for item in data.get("ask", []) for q in item.values() if isinstance(q, dict)
              for key, v in q.items() if key in REF_FIELDS for x in (v if isinstance(v, list) else [v])}
-    first = [i for i, u in enumerate(data.get("units", [])) if u.get("id") in named
-             or any(w.get("id") in named for w in u.get("weapons", []))]
-    varied = _variations(data)
-    return [v for k, v in varied if k in first] + [v for k, v in varied if k not in first]
+    first = {i for i, u in enumerate(data.get("units", [])) if u.get("id") in named
+             or any(w.get("id") in named for w in u.get("weapons", []))}
+    varied = [v for v in _variations(data) if which is None or (_hashable(v[1]) in words) == which]
+    order = sorted(range(len(varied)), key=lambda k: (_hashable(varied[k][1]) not in words, varied[k][0] not in first, k))
+    return [_set(data, varied[k][2], varied[k][3]) for k in order]
 
 
-def _variations(data: dict[str, Any]) -> list[tuple[int | None, dict[str, Any]]]:
-    """(the unit it changes, or None; the changed situation)."""
+def _hashable(word: Any) -> Any:
+    return word if isinstance(word, (str, bool, int)) else None
+
+
+def _words_of(tp: Any) -> list[Any]:
+    """The values a field of this type may take that a variation tries: a vocabulary's words,
+    true/false; a list of words: each word as a one-word list."""
+    out: list[Any] = []
+    for option in _options(tp):
+        origin = typing.get_origin(option)
+        if origin is typing.Literal:
+            out.extend(typing.get_args(option))
+        elif option is bool:
+            out.extend([True, False])
+        elif origin is list:
+            (item,) = typing.get_args(option)
+            out.extend([w] for inner in _options(item) if typing.get_origin(inner) is typing.Literal
+                       for w in typing.get_args(inner))
+    return out
+
+
+def _variations(data: dict[str, Any]) -> list[tuple[int | None, Any, tuple, Any]]:
+    """(the unit it changes or None, the word it brings in, the path and the value it sets there)."""
     out = []
+    # fields a unit or weapon does not give yet (a status, a fire counter, a flag)
+    for i, u in enumerate(data.get("units", [])):
+        for cls, base, obj in [(S.Unit, ("units", i), u),
+                               *((S.Weapon, ("units", i, "weapons", j), w) for j, w in enumerate(u.get("weapons", [])))]:
+            defaults = _defaults(cls)
+            for key, (attr, tp, extra) in struct_fields(cls).items():
+                if key in obj or extra.get("only") and u.get("type") not in _as_tuple(extra["only"]) \
+                        and obj.get("kind") not in _as_tuple(extra["only"]):
+                    continue
+                for w in _words_of(tp):
+                    if w != defaults.get(attr) and w != "none":
+                        out.append((i, w[0] if isinstance(w, list) else w, base + (key,), w))
     for p in _paths(data):
         tp: Any = S.Situation
         for step in p:
@@ -242,23 +280,45 @@ def _variations(data: dict[str, Any]) -> list[tuple[int | None, dict[str, Any]]]
             if origin is typing.Literal and isinstance(value, str):
                 for word in typing.get_args(option):
                     if word != value:
-                        out.append((unit, _set(data, p, word)))
+                        out.append((unit, word, p, word))
             elif option is bool and isinstance(value, bool):
-                out.append((unit, _set(data, p, not value)))
+                out.append((unit, not value, p, not value))
             elif origin is list and isinstance(value, list):
                 (item,) = typing.get_args(option)
                 for inner in _options(item):
                     if typing.get_origin(inner) is typing.Literal:
-                        out.extend((unit, _set(data, p, value + [w])) for w in typing.get_args(inner)
-                                   if w not in value)
-    # flags and words a mapping does not state yet (a unit's status, a weapon's fire counter, ...)
-    for i, u in enumerate(data.get("units", [])):
-        for key in ("fire", "status"):
-            if key not in u:
-                for w in typing.get_args(S.FireCounter if key == "fire" else S.Status):
-                    if w != "none":
-                        out.append((i, _set(data, ("units", i, key), w if key == "fire" else [w])))
+                        out.extend((unit, w, p, value + [w]) for w in typing.get_args(inner) if w not in value)
     return out
+
+
+def _as_tuple(x: Any) -> tuple:
+    return x if isinstance(x, tuple) else (x,)
+
+
+def reading_words(eng: Solver, name: str) -> frozenset[str]:
+    """The constants of the KB statements that mention the reading (`reading(name, _)`)."""
+    import clingo
+    from clingo import ast
+
+    from .consistency import _mentions
+    from .solve import kb_files
+
+    program = getattr(eng, "program", None)
+    if program is None:
+        program = []
+        ast.parse_files([str(f) for f in kb_files()], program.append)
+    words: set[str] = set()
+
+    class Visit(ast.Transformer):
+        def visit_SymbolicTerm(self, x: ast.AST) -> ast.AST:
+            if x.symbol.type == clingo.SymbolType.Function and not x.symbol.arguments:
+                words.add(x.symbol.name)
+            return x
+
+    for stm, m in zip(program, _mentions(id(program), tuple(program))):
+        if name in m:
+            Visit()(stm)
+    return frozenset(words)
 
 
 def _set(data: dict[str, Any], path: tuple, value: Any) -> dict[str, Any]:
@@ -396,21 +456,29 @@ def default_seeds() -> list[str]:
     return [str(f) for f in folders if f.is_dir()]
 
 
-def _seed_data(paths: Sequence[str], name: str, explicit: bool) -> list[tuple[str, dict[str, Any]]]:
+_LOADED: dict[tuple[str, float], Situation] = {}  # seed files read in this process, by path and mtime
+
+
+def _seed_data(paths: Sequence[str], name: str, explicit: bool) -> list[tuple[str, dict[str, Any], bool]]:
+    """(path, the situation as data, whether its readings: name the reading), those that do first."""
+    import os
+
     out = []
     for p in case_files(list(paths)):
         try:
-            sit = load_file(p)
-        except InputError:
+            key = (os.path.abspath(p), os.stat(p).st_mtime)
+            sit = _LOADED.get(key)
+            if sit is None:
+                sit = _LOADED[key] = load_file(p)
+        except (InputError, OSError):
             if explicit:
                 raise
             continue
         data = questions_only(to_data(sit.data))
         if data["ask"]:
-            uses = name in (to_data(sit.data).get("readings") or {})
-            out.append((0 if uses else 1, p, data))
-    out.sort(key=lambda x: x[0])
-    return [(p, d) for _, p, d in out]
+            out.append((p, data, name in (to_data(sit.data).get("readings") or {})))
+    out.sort(key=lambda x: not x[2])
+    return out
 
 
 def focus(t: Trial) -> dict[str, Any]:
@@ -467,37 +535,44 @@ def distinguish(name: str, a: str, b: str, *, seeds: Sequence[str] | None = None
     found = Found(name, a, b)
     explicit = bool(seeds)
     pool = _seed_data(list(seeds) if seeds else default_seeds(), name, explicit)
-    found.seeds = len(pool)
     hits: list[tuple[str, Trial]] = []
     lively: dict[str, bool] = {}  # seed -> some question of it is not forbidden (under A)
-    for i in range(0, len(pool), 50):  # the seeds
-        batch = pool[i:i + 50]
-        for (path, _), t in zip(batch, try_all(eng, name, a, b, [d for _, d in batch])):
-            if t is not None:
-                lively[path] = any(x.verdict != "forbidden" for x in t.answers[0].values())
-            if t is not None and t.differs:
-                hits.append((path, t))
-        if hits and time.monotonic() > start + budget / 4:
+    using = [x for x in pool if x[2]]
+    for group in (using, [x for x in pool if not x[2]]):  # the seeds that use the reading, then the others
+        for i in range(0, len(group), 50):
+            batch = group[i:i + 50]
+            found.seeds += len(batch)
+            for (path, _, _), t in zip(batch, try_all(eng, name, a, b, [d for _, d, _ in batch])):
+                if t is not None:
+                    lively[path] = any(x.verdict != "forbidden" for x in t.answers[0].values())
+                if t is not None and t.differs:
+                    hits.append((path, t))
+            if hits and time.monotonic() > start + budget / 4:
+                break
+        if any(strength(t)[1] for _, t in hits):
             break
     if not hits:  # variations of the seeds, one field at a time, until a telling one (or time is up)
+        words = reading_words(eng, name)
         strong = lambda: any(strength(t)[1] for _, t in hits)
         enough = lambda: time.monotonic() >= deadline or hits and (strong() or time.monotonic() > start + budget / 3)
-        for path, data in sorted(pool, key=lambda pd: (not lively.get(pd[0]), len(_flat(pd[1])))):
-            varied = variations(data)
-            for i in range(0, len(varied), CHUNK):
-                if enough():
-                    break
-                found.variations += len(varied[i:i + CHUNK])
-                hits += [(path, t) for t in try_all(eng, name, a, b, varied[i:i + CHUNK]) if t is not None and t.differs]
-            if enough():
+        seeds = sorted(pool, key=lambda pd: (not lively.get(pd[0]), len(_flat(pd[1]))))
+        # those that bring in a word of the reading's rules, over every seed first; then the others
+        queue = ((path, v) for which in (True, False) for path, data, _ in seeds
+                 for v in variations(data, words, which=which))
+        while not enough():
+            batch = list(itertools.islice(queue, 2 * CHUNK))
+            if not batch:
                 break
+            found.variations += len(batch)
+            hits += [(path, t) for (path, _), t in zip(batch, try_all(eng, name, a, b, [v for _, v in batch]))
+                     if t is not None and t.differs]
     if not hits:
         found.seconds = time.monotonic() - start
         return found
     hits.sort(key=lambda h: (tuple(not x for x in strength(h[1])), h[1].size, len(_flat(h[1].data))))
     best_path, best = None, None
-    for path, t in hits[:3]:  # the three smallest, shrunk while the budget lasts
-        if best is not None and time.monotonic() > start + budget * 0.6:
+    for path, t in hits[:3]:  # the smallest, shrunk; the next two too while the budget is young
+        if best is not None and time.monotonic() > start + budget * 0.2:
             break
         t = try_all(eng, name, a, b, [focus(t)])[0]
         t = shrink(eng, name, a, b, t, deadline, found)
