@@ -602,9 +602,11 @@ def text_lines(rep: Report) -> list[str]:
     if f.unique:
         out.append("  unique: no other assignment satisfies as many")
     else:
-        out.append(f"  not unique: {len(f.optima)} assignments satisfy as many: "
-                   + "; ".join(text_of(sorted(a.items(), key=lambda kv: list(S.READINGS).index(kv[0])))
-                               for a in f.optima))
+        free = [n for n in f.decided if len({a.get(n) for a in f.optima}) > 1]
+        shown = f.optima[:4]
+        out.append(f"  not unique: {len(f.optima)} assignments satisfy as many; they differ on "
+                   f"{', '.join(free)}: " + "; ".join(
+                       text_of((n, a[n]) for n in free) for a in shown) + ("; ..." if len(f.optima) > len(shown) else ""))
     out += ["", f"Conflicts ({len(rep.conflicts)})"]
     if not rep.conflicts:
         out.append("  none: every set of rulings some assignment satisfies together")

@@ -137,3 +137,25 @@ def test_reading_arguments_are_checked() -> None:
     for bad in (["a7353"], ["nosuch=x"], ["a7353=permissive", "a7353=restrictive"]):
         with pytest.raises(InputError):
             parse_readings(bad)
+
+
+def test_conflicts_are_minimal_sets_of_any_size() -> None:
+    """Three rulings no assignment satisfies together though any two of them hold together:
+    one conflict of three, no pair (MARCO over clingo's cores, each shrunk to a minimal one)."""
+    from aslrules import schema as S
+    from aslrules.consistency import RulingResult, conflicts
+    from aslrules.rulings import Ruling
+
+    def result(rid: str, holding: list) -> RulingResult:
+        data = S.Ruling(ruling=rid, source="s", status="current", question="q", answer="a", not_encodable="n")
+        names = tuple(sorted({n for alt in holding for n, _ in alt}, key=list(S.READINGS).index))
+        return RulingResult(Ruling(rid, data), [], names, {}, names, "needs_reading",
+                            [tuple(alt) for alt in holding])
+
+    r1 = result("R1", [[("a7353", "restrictive")], [("a8312_smc", "no_fp")]])
+    r2 = result("R2", [[("a7353", "permissive")]])
+    r3 = result("R3", [[("a8312_smc", "printed")]])
+    r4 = result("R4", [[("residual_half", "exact_half")]])  # conflicts with nothing
+    found = conflicts([r1, r2, r3, r4])
+    assert [[r.id for r in c.rulings] for c in found] == [["R1", "R2", "R3"]]
+    assert found[0].hinges_on == ["a7353", "a8312_smc"]
