@@ -14,10 +14,10 @@ readings (schema.READINGS), and aggregates the table "case x assignment -> holds
   clingo solve calls under assumptions; each core shrunk to a minimal one);
 * errata impact: which rulings change status when some readings take other values.
 
-Only the readings that may change a case's answer are varied for it: the KB's relevance
-analysis (aslrules/fast/relevance.py, which knows no ASL) says which rules can fire for the
-case's facts, and only the readings those rules mention are varied (with the plain solver:
-all of them).
+Only the readings that change a case's answer are varied for it: the KB's relevance analysis
+(aslrules/fast/relevance.py, which knows no ASL) says which rules can fire for the case's facts
+and so which readings may matter (with the plain solver: all of them); each of those is tried
+alone, and those that change the case's answers are varied together (`run_tables`).
 """
 
 from __future__ import annotations
@@ -156,8 +156,10 @@ class CaseTable:
     ruling: Ruling
     index: int
     situation: Situation
-    readings: tuple[str, ...]
-    runs: dict[Assignment, Run] = field(default_factory=dict)
+    readings: tuple[str, ...]  # varied: changing one of them changes its answers
+    runs: dict[Assignment, Run] = field(default_factory=dict)  # by assignment of `readings`
+    tried: tuple[str, ...] = ()  # the readings the static analysis let through (each tried alone)
+    answered: int = 0  # runs answered for it
 
     def run(self, assignment: dict[str, str]) -> Run:
         return self.runs[tuple((n, assignment[n]) for n in self.readings)]
@@ -198,28 +200,84 @@ def _prefixed(e: InputError, k: int) -> InputError:
                                                          else e.path), e.expected, e.got)
 
 
+def _signature(run: Run) -> Any:
+    """What a run answered (verdicts and figures), or its error: two runs with the same
+    signature gave the same answers."""
+    if run.error is not None:
+        return str(run.error)
+    return [(o.answer.verdict, o.answer.figures) for o in run.outcomes]
+
+
 def run_tables(rulings: Sequence[Ruling], eng: Solver) -> list[CaseTable]:
-    """Every case of every ruling, under every assignment of the readings varied for it."""
+    """Every case of every ruling, under every assignment of the readings varied for it.
+
+    Which readings are varied for a case, in rounds: the static analysis names those that may
+    matter (`relevant_readings`); a reading is varied when changing its value alone changes the
+    case's answers under the defaults, or under an assignment of the readings varied so far.
+    Each round answers every case's new runs in one batch of groundings."""
+    base = defaults()
     tables: list[CaseTable] = []
-    jobs: list[tuple[CaseTable, Assignment, Situation]] = []
+    static: dict[int, tuple[str, ...]] = {}
+    seen: dict[int, dict[Assignment, Run]] = {}
     for r in rulings:
         for k, sit in enumerate(r.cases):
-            table = CaseTable(r, k, sit, relevant_readings(eng, sit))
+            table = CaseTable(r, k, sit, ())
             tables.append(table)
-            for a in _assignments(table.readings):
-                key = tuple((n, a[n]) for n in table.readings)
-                jobs.append((table, key, with_readings(sit, a)))
-    results = answer_all(eng, [j[2] for j in jobs])
-    for (table, key, sit), (answers, error) in zip(jobs, results):
-        if error is not None:
-            table.runs[key] = Run(error=_prefixed(error, table.index))
-            continue
-        outcomes = [Outcome(sit, q, exp, answers.get(q, Answer(qid=q)), []) for q, exp in enumerate(sit.expect)]
-        for o in outcomes:
-            o.mismatches = compare(o.expectation, o.answer)
-        table.runs[key] = Run(outcomes)
+            static[id(table)] = relevant_readings(eng, sit)
+            seen[id(table)] = {}
+
+    def full(table: CaseTable, a: dict[str, str]) -> Assignment:
+        return tuple((n, a[n]) for n in static[id(table)])
+
+    def wanted(table: CaseTable) -> list[dict[str, str]]:
+        """The assignments of the varied readings, and each with one other reading changed."""
+        out = []
+        for a in _assignments(table.readings, base):
+            out.append(a)
+            for n in static[id(table)]:
+                if n not in table.readings:
+                    out.extend({**a, n: v} for v in S.READINGS[n] if v != a[n])
+        return out
+
+    growing = list(tables)
+    while growing:
+        jobs: list[tuple[CaseTable, Assignment, Situation]] = []
+        for table in growing:
+            for a in wanted(table):
+                key = full(table, a)
+                if key not in seen[id(table)]:
+                    jobs.append((table, key, with_readings(table.situation, a)))
+        results = answer_all(eng, [j[2] for j in jobs])
+        for (table, key, sit), (answers, error) in zip(jobs, results):
+            if error is not None:
+                seen[id(table)][key] = Run(error=_prefixed(error, table.index))
+                continue
+            outcomes = [Outcome(sit, q, exp, answers.get(q, Answer(qid=q)), []) for q, exp in enumerate(sit.expect)]
+            for o in outcomes:
+                o.mismatches = compare(o.expectation, o.answer)
+            seen[id(table)][key] = Run(outcomes)
+        still = []
+        for table in growing:
+            runs = seen[id(table)]
+            more = set()
+            for a in _assignments(table.readings, base):
+                here = _signature(runs[full(table, a)])
+                for n in static[id(table)]:
+                    if n not in table.readings and n not in more and any(
+                            _signature(runs[full(table, {**a, n: v})]) != here for v in S.READINGS[n] if v != a[n]):
+                        more.add(n)
+            if more:
+                table.readings = tuple(n for n in S.READINGS if n in table.readings or n in more)
+                still.append(table)
+        growing = still
+    for table in tables:
+        runs = seen[id(table)]
+        table.runs = {tuple((n, a[n]) for n in table.readings): runs[full(table, a)]
+                      for a in _assignments(table.readings, base)}
+        table.tried = tuple(static[id(table)])
+        table.answered = len(runs)
     for table in tables:  # what `aslrules check` would refuse is unreadable input here too
-        run = table.run(defaults())
+        run = table.run(base)
         if run.error is not None:
             raise run.error
     return tables

@@ -4,9 +4,10 @@
 
 * report: CPU time (user + system) of `python -m aslrules rulings FOLDER...` in a new process
   (the KB's analysis cached, as after any first run), min and median of N runs (default 5),
-  with the number of rulings, cases and case runs (a case runs once per assignment of the
-  readings varied for it); and, in this process, where the time goes: loading, answering the
-  runs, the fit, the conflicts.  FOLDER defaults to tests/data/rulings/report and, when it is
+  with the number of rulings, cases and case runs; and, in this process, where the time goes: loading, answering the
+  runs, the fit, the conflicts.  A case runs under the defaults, once more for each value of
+  each reading the static analysis lets through, and under every assignment of the readings
+  that changed its answers.  FOLDER defaults to tests/data/rulings/report and, when it is
   there, rulings/ (the corpus), each timed on its own; `--synthetic N` adds a folder of N
   rulings made from tests/cases (each case file a ruling, its `readings:` dropped), the size
   of the Perry Sez corpus by default (90);
@@ -88,7 +89,7 @@ def profile(paths: list[str]) -> str:
     t = time.process_time()
     conflicts = C.conflicts(results)
     t_conf = time.process_time() - t
-    runs = sum(len(x.runs) for x in tables)
+    runs = sum(x.answered for x in tables)
     return (f"{len(rulings)} rulings, {len(tables)} cases, {runs} case runs; load {t_load:.2f} s, answer "
             f"{t_run:.2f} s, judge+fit {t_fit * 1000:.1f} ms, conflicts {t_conf * 1000:.1f} ms "
             f"({len(conflicts)} found; fit unique: {fit.unique})")
