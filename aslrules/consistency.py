@@ -536,6 +536,24 @@ class Report:
         return all(r.holds_under(self.fit.assignment) for r in self.results
                    if r.cases and r.ruling.status == "current")
 
+    def tensions(self) -> list[tuple[str, str, list[RulingResult], list[Conflict]]]:
+        """Each tension the rulings name (`tensions:`): its verdict (conflict, contradicted, needs
+        reading, holds, not encodable: the first that applies), its rulings and its conflicts."""
+        by: dict[str, list[RulingResult]] = {}
+        for r in self.results:
+            for t in r.ruling.data.tensions:
+                by.setdefault(t, []).append(r)
+        out = []
+        for t in sorted(by, key=_rule_key):
+            rs = by[t]
+            ids = {r.id for r in rs}
+            cs = [c for c in self.conflicts if ids & {r.id for r in c.rulings}]
+            statuses = {r.status for r in rs}
+            verdict = "conflict" if cs else next((s.replace("_", " ") for s in ("contradicted", "needs_reading", "holds")
+                                                  if s in statuses), "not encodable")
+            out.append((t, verdict, rs, cs))
+        return out
+
     def summary(self) -> list[tuple[str, dict[str, int]]]:
         """By rule id: how many rulings bear on it, and how many of each status."""
         rows: dict[str, dict[str, int]] = {}
@@ -550,7 +568,8 @@ class Report:
 def _rule_key(rule: str) -> list[Any]:
     import re
 
-    return [(0, int(x), "") if x.isdigit() else (1, 0, x) for x in re.findall(r"\d+|\D+", rule)]
+    rule = re.sub(r"^([A-Za-z]+)\.", r"\g<1>0.", rule)  # A.8 (the chapter's opening) before A1
+    return [(0, int(x), "") if x.isdigit() else (1, 0, x) for x in re.findall(r"\d+|[^\d.]+", rule)]
 
 
 def report(rulings: Sequence[Ruling], *, overrides: dict[str, str] | None = None,
@@ -673,6 +692,12 @@ def text_lines(rep: Report) -> list[str]:
         for r in c.rulings:
             out.append(f"    {r.id} needs {needs_text(r.holding)}")
             out.extend(f"      {_case_head(r, t)}" for t in r.cases)
+    tensions = rep.tensions()
+    if tensions:
+        out += ["", f"Tensions ({len(tensions)})"]
+        for t, verdict, members, cs in tensions:
+            out.append(f"  {t}: {verdict}: " + "; ".join(f"{r.id} {verdict_text(r)}" for r in members))
+            out.extend(f"    conflict {{{_who(c.rulings)}}} hinges on {', '.join(c.hinges_on)}" for c in cs)
     out += ["", "Errata impact"]
     obsolete = [r for r in rs if r.overturned is not None]
     for r in obsolete:
@@ -745,6 +770,9 @@ def as_json(rep: Report) -> dict[str, Any]:
                    "changes": [{"ruling": ch.result.id, "status": ch.result.ruling.status,
                                 "before": "holds" if ch.before else "fails", "after": "holds" if ch.after else "fails"}
                                for ch in rep.changes]},
+        "tensions": [{"tension": t, "verdict": verdict, "rulings": {r.id: verdict_text(r) for r in members},
+                      "conflicts": [[r.id for r in c.rulings] for c in cs]}
+                     for t, verdict, members, cs in rep.tensions()],
         "summary": [{"rule": rule, **counts} for rule, counts in rep.summary()],
         "ok": rep.ok,
     }

@@ -159,3 +159,9 @@ def test_conflicts_are_minimal_sets_of_any_size() -> None:
     found = conflicts([r1, r2, r3, r4])
     assert [[r.id for r in c.rulings] for c in found] == [["R1", "R2", "R3"]]
     assert found[0].hinges_on == ["a7353", "a8312_smc"]
+
+
+def test_each_tension_reaches_a_verdict(rep: Report) -> None:
+    assert [(t, verdict, [r.id for r in rs]) for t, verdict, rs, _ in rep.tensions()] == [
+        ("X1", "conflict", ["T2", "T3"])]
+    assert "X1: conflict: T2 holds only under a8312_smc=printed" in "\n".join(text_lines(rep))
