@@ -139,3 +139,21 @@ def test_every_rulings_case_is_a_situation_of_the_json_schema(capsys: pytest.Cap
         for k, case in enumerate(yaml.safe_load(path.read_text(encoding="utf-8")).get("cases") or []):
             errors = [f"{list(e.absolute_path)}: {e.message}" for e in validator.iter_errors(case)]
             assert not errors, f"{path}: cases[{k}]: {errors[:3]}"
+
+
+@pytest.mark.parametrize("argv", [["rulings"], ["distinguish"], ["qa"], ["qa", "import"], ["qa", "export"]])
+def test_the_curators_subcommands_explain_themselves(argv: list[str], capsys: pytest.CaptureFixture[str]) -> None:
+    from aslrules.cli import main
+
+    with pytest.raises(SystemExit) as done:
+        main([*argv, "--help"])
+    assert done.value.code == 0
+    assert "Example: aslrules" in " ".join(capsys.readouterr().out.split())
+
+
+def test_the_reference_starts_without_the_solver() -> None:
+    code = ("import sys; from aslrules.cli import main\n"
+            "main(['rulings', '--reference'])\n"
+            "assert 'clingo' not in sys.modules, 'clingo imported'\n")
+    done = subprocess.run([sys.executable, "-c", code], cwd=ROOT, capture_output=True, text=True, timeout=60)
+    assert done.returncode == 0, done.stderr
