@@ -549,8 +549,9 @@ class Report:
             ids = {r.id for r in rs}
             cs = [c for c in self.conflicts if ids & {r.id for r in c.rulings}]
             statuses = {r.status for r in rs}
-            verdict = "conflict" if cs else next((s.replace("_", " ") for s in ("contradicted", "needs_reading", "holds")
-                                                  if s in statuses), "not encodable")
+            order = ("contradicted", "needs_reading", "holds")
+            verdict = "conflict" if cs else next((s.replace("_", " ") for s in order if s in statuses),
+                                                 "not encodable")
             out.append((t, verdict, rs, cs))
         return out
 
@@ -683,7 +684,8 @@ def text_lines(rep: Report) -> list[str]:
         shown = f.optima[:4]
         out.append(f"  not unique: {len(f.optima)} assignments satisfy as many; they differ on "
                    f"{', '.join(free)}: " + "; ".join(
-                       text_of((n, a[n]) for n in free) for a in shown) + ("; ..." if len(f.optima) > len(shown) else ""))
+                       text_of((n, a[n]) for n in free) for a in shown)
+                   + ("; ..." if len(f.optima) > len(shown) else ""))
     out += ["", f"Conflicts ({len(rep.conflicts)})"]
     if not rep.conflicts:
         out.append("  none: every set of rulings some assignment satisfies together")

@@ -37,10 +37,11 @@ import msgspec
 from . import schema as S
 from .answers import Answer
 from .consistency import answer_all
-from .core import build_facts, compare, engine
+from .core import build_facts, engine
 from .engine import Solver
 from .errors import InputError
-from .loader import Document, _Checker, _defaults, _member_type, _options, case_files, load_file, load_text, struct_fields
+from .loader import (Document, _Checker, _defaults, _member_type, _options, case_files, load_file, load_text,
+                     struct_fields)
 from .model import Situation
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -227,7 +228,8 @@ def variations(data: dict[str, Any], words: frozenset[str] = frozenset(), *,
     first = {i for i, u in enumerate(data.get("units", [])) if u.get("id") in named
              or any(w.get("id") in named for w in u.get("weapons", []))}
     varied = [v for v in _variations(data) if which is None or (_hashable(v[1]) in words) == which]
-    order = sorted(range(len(varied)), key=lambda k: (_hashable(varied[k][1]) not in words, varied[k][0] not in first, k))
+    order = sorted(range(len(varied)),
+                   key=lambda k: (_hashable(varied[k][1]) not in words, varied[k][0] not in first, k))
     return [_set(data, varied[k][2], varied[k][3]) for k in order]
 
 
@@ -257,8 +259,8 @@ def _variations(data: dict[str, Any]) -> list[tuple[int | None, Any, tuple, Any]
     out = []
     # fields a unit or weapon does not give yet (a status, a fire counter, a flag)
     for i, u in enumerate(data.get("units", [])):
-        for cls, base, obj in [(S.Unit, ("units", i), u),
-                               *((S.Weapon, ("units", i, "weapons", j), w) for j, w in enumerate(u.get("weapons", [])))]:
+        weapons = [(S.Weapon, ("units", i, "weapons", j), w) for j, w in enumerate(u.get("weapons", []))]
+        for cls, base, obj in [(S.Unit, ("units", i), u), *weapons]:
             defaults = _defaults(cls)
             for key, (attr, tp, extra) in struct_fields(cls).items():
                 if key in obj or extra.get("only") and u.get("type") not in _as_tuple(extra["only"]) \

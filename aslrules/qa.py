@@ -105,7 +105,8 @@ def skeletons(data: Any, sources: dict[str, str], name: str) -> list[dict[str, A
                     "not_encodable": f"not encoded yet: imported from {os.path.basename(name)}; write its cases",
                 }
                 for key in ("overturned_by", "tensions"):  # what our own export carries
-                    if isinstance(ours.get(key), list) and ours[key] and (key != "overturned_by" or status == "obsolete"):
+                    if isinstance(ours.get(key), list) and ours[key] and \
+                            (key != "overturned_by" or status == "obsolete"):
                         ruling[key] = ours[key]
                 order = list(S.Ruling.__struct_encode_fields__)
                 ruling = {k: ruling[k] for k in sorted(ruling, key=order.index)}
