@@ -25,7 +25,6 @@ from __future__ import annotations
 import itertools
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
-from functools import lru_cache
 from typing import Any
 
 import clingo
@@ -78,10 +77,16 @@ def parse_readings(items: Sequence[str], where: str = "--reading") -> dict[str, 
 _ALL = frozenset(["*"])
 
 
-@lru_cache(maxsize=4)
-def _mentions(program_id: int, program: tuple) -> list[frozenset[str]]:
+_MENTIONS: dict[int, tuple[Any, list[frozenset[str]]]] = {}  # id(program) -> (program, its mentions)
+_RELEVANT: dict[tuple[int, frozenset], tuple[str, ...]] = {}  # (id(program), abstract domain) -> readings
+
+
+def _mentions(program: Sequence[Any]) -> list[frozenset[str]]:
     """Per statement of the KB: the names of the readings it mentions (`reading(Name,_)`);
-    _ALL when it mentions one by a variable."""
+    _ALL when it mentions one by a variable.  Made once per program."""
+    found_before = _MENTIONS.get(id(program))
+    if found_before is not None and found_before[0] is program:
+        return found_before[1]
 
     out: list[frozenset[str]] = []
     for stm in program:
@@ -102,6 +107,7 @@ def _mentions(program_id: int, program: tuple) -> list[frozenset[str]]:
 
         Visit()(stm)
         out.append(_ALL if "*" in found else frozenset(found))
+    _MENTIONS[id(program)] = (program, out)
     return out
 
 
@@ -123,15 +129,23 @@ def relevant_readings(eng: Solver, sit: Situation) -> tuple[str, ...]:
             if tokens is not _ANY:
                 tokens.update(("c", n) for n in S.READINGS) if k == 0 else \
                     tokens.update(("c", v) for vs in S.READINGS.values() for v in vs)
+    key = (id(program), rel.key(dom))
+    known = _RELEVANT.get(key)
+    if known is not None:
+        return known
     keep, _ = rel.prune(dom)
-    mentions = _mentions(id(program), tuple(program))
+    mentions = _mentions(program)
     found: set[str] = set()
     for i in keep:
         m = mentions[i]
         if m is _ALL:
-            return names
+            found = set(names)
+            break
         found |= m
-    return tuple(n for n in names if n in found)
+    if len(_RELEVANT) > 4096:
+        _RELEVANT.clear()
+    _RELEVANT[key] = tuple(n for n in names if n in found)
+    return _RELEVANT[key]
 
 
 # --------------------------------------------------------------------------- running the cases

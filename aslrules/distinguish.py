@@ -317,7 +317,7 @@ def reading_words(eng: Solver, name: str) -> frozenset[str]:
                 words.add(x.symbol.name)
             return x
 
-    for stm, m in zip(program, _mentions(id(program), tuple(program))):
+    for stm, m in zip(program, _mentions(program)):
         if name in m:
             Visit()(stm)
     return frozenset(words)
