@@ -42,7 +42,7 @@ def add_parsers(sub: argparse._SubParsersAction) -> None:
     d.add_argument("--seeds", nargs="*", metavar="FILE|DIR",
                    help="situations to start from (default: the repo's tests/cases and examples)")
     d.add_argument("--budget", type=float, default=50.0, metavar="SECONDS",
-                   help="stop searching after this many seconds (default 50)")
+                   help="stop searching after this many seconds of CPU time (default 50)")
     q = sub.add_parser("qa", help="import or export asl-rulebook2's Q+A JSON",
                        description="import: make ruling skeletons (question, answer, rule ids, source; no cases) "
                        "from an asl-rulebook2 Q+A file; export: write ruling files as such a Q+A file, each "

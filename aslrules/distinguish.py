@@ -46,6 +46,7 @@ from .model import Situation
 
 ROOT = Path(__file__).resolve().parent.parent
 CHUNK = 24  # shrinking candidates answered per grounding (each twice: under A and under B)
+_clock = time.process_time  # the budget is CPU time: the same search on a busy machine as on an idle one
 
 
 def parse_pair(values: Sequence[str]) -> tuple[str, str, str]:
@@ -217,24 +218,30 @@ def shrink_candidates(data: dict[str, Any]) -> list[list[dict[str, Any]]]:
 
 
 def variations(data: dict[str, Any], words: frozenset[str] = frozenset(), *,
-               which: bool | None = None) -> list[dict[str, Any]]:
+               which: int | None = None) -> list[dict[str, Any]]:
     """The situation with one field changed to another value its schema type allows (a closed
     vocabulary's other words, a flag's other value, a word added to a list of words, a field not
-    given set); first those that bring in one of `words` (the constants of the KB rules that
-    mention the reading), then those of the units its questions name.  `which`: True, only those
-    that bring in one of `words`; False, only the others."""
+    given set); first those that bring in one of `words` (the constants, strings and predicates of
+    the KB statements that mention the reading: a value, or the input predicate of the field
+    changed), then those of the units its questions name.  `which`: only those that bring in one
+    of `words` as a value (0), as the field's predicate only (1), neither (2)."""
     named = {x for item in data.get("ask", []) for q in item.values() if isinstance(q, dict)
              for key, v in q.items() if key in REF_FIELDS for x in (v if isinstance(v, list) else [v])}
     first = {i for i, u in enumerate(data.get("units", [])) if u.get("id") in named
              or any(w.get("id") in named for w in u.get("weapons", []))}
-    varied = [v for v in _variations(data) if which is None or (_hashable(v[1]) in words) == which]
-    order = sorted(range(len(varied)),
-                   key=lambda k: (_hashable(varied[k][1]) not in words, varied[k][0] not in first, k))
+    def rank(v: tuple) -> int:  # 0: brings in one of words as a value; 1: as a predicate; 2: neither
+        word, fact = v[1]
+        return 0 if word in words else 1 if fact in words else 2
+
+    varied = [v for v in _variations(data) if which is None or rank(v) == which]
+    order = sorted(range(len(varied)), key=lambda k: (rank(varied[k]), varied[k][0] not in first, k))
     return [_set(data, varied[k][2], varied[k][3]) for k in order]
 
 
-def _hashable(word: Any) -> Any:
-    return word if isinstance(word, (str, bool, int)) else None
+def _tags(value: Any, extra: dict[str, Any]) -> tuple[str | None, str | None]:
+    """What a variation brings in: its word, and the input predicate of the field it sets."""
+    word = value[0] if isinstance(value, list) and value else value
+    return (word if isinstance(word, str) else None), extra.get("fact")
 
 
 def _words_of(tp: Any) -> list[Any]:
@@ -254,42 +261,47 @@ def _words_of(tp: Any) -> list[Any]:
     return out
 
 
-def _variations(data: dict[str, Any]) -> list[tuple[int | None, Any, tuple, Any]]:
-    """(the unit it changes or None, the word it brings in, the path and the value it sets there)."""
+_NOT_VARIED = ("readings", "format", "expect", "title", "source")
+
+
+def _variations(data: dict[str, Any]) -> list[tuple[int | None, tuple[str | None, str | None], tuple, Any]]:
+    """(the unit it changes or None, what it brings in (`_tags`), the path and the value it sets there)."""
     out = []
-    # fields a unit or weapon does not give yet (a status, a fire counter, a flag)
-    for i, u in enumerate(data.get("units", [])):
-        weapons = [(S.Weapon, ("units", i, "weapons", j), w) for j, w in enumerate(u.get("weapons", []))]
-        for cls, base, obj in [(S.Unit, ("units", i), u), *weapons]:
-            defaults = _defaults(cls)
-            for key, (attr, tp, extra) in struct_fields(cls).items():
-                if key in obj or extra.get("only") and u.get("type") not in _as_tuple(extra["only"]) \
-                        and obj.get("kind") not in _as_tuple(extra["only"]):
-                    continue
-                for w in _words_of(tp):
-                    if w != defaults.get(attr) and w != "none":
-                        out.append((i, w[0] if isinstance(w, list) else w, base + (key,), w))
-    for p in _paths(data):
+    for p in [(), *_paths(data)]:
+        if p and p[0] in _NOT_VARIED:
+            continue
         tp: Any = S.Situation
         for step in p:
             tp = _member_type(tp, step)
         value = data
         for step in p:
             value = value[step]
-        unit = p[1] if p[0] == "units" and len(p) > 1 else None
+        unit = p[1] if len(p) > 1 and p[0] == "units" else None
         for option in _options(tp):
             origin = typing.get_origin(option)
-            if origin is typing.Literal and isinstance(value, str):
+            if isinstance(option, type) and issubclass(option, msgspec.Struct) and isinstance(value, dict):
+                # a mapping of the format: each field it does not give yet
+                defaults = _defaults(option)
+                owner = {value.get("type"), value.get("kind")}
+                for key, (attr, ftp, extra) in struct_fields(option).items():
+                    if key in value or key in _NOT_VARIED or extra.get("only") and not owner & set(
+                            _as_tuple(extra["only"])):
+                        continue
+                    for w in _words_of(ftp):
+                        if w != defaults.get(attr) and w != "none":
+                            out.append((unit, _tags(w, extra), p + (key,), w))
+            elif origin is typing.Literal and isinstance(value, str):
                 for word in typing.get_args(option):
                     if word != value:
-                        out.append((unit, word, p, word))
+                        out.append((unit, (word, None), p, word))
             elif option is bool and isinstance(value, bool):
-                out.append((unit, not value, p, not value))
+                out.append((unit, (None, None), p, not value))
             elif origin is list and isinstance(value, list):
                 (item,) = typing.get_args(option)
                 for inner in _options(item):
                     if typing.get_origin(inner) is typing.Literal:
-                        out.extend((unit, w, p, value + [w]) for w in typing.get_args(inner) if w not in value)
+                        out.extend((unit, (w, None), p, value + [w]) for w in typing.get_args(inner)
+                                   if w not in value)
     return out
 
 
@@ -298,7 +310,8 @@ def _as_tuple(x: Any) -> tuple:
 
 
 def reading_words(eng: Solver, name: str) -> frozenset[str]:
-    """The constants of the KB statements that mention the reading (`reading(name, _)`)."""
+    """The constants, strings and predicate names of the KB statements that mention the reading
+    (`reading(name, _)`)."""
     import clingo
     from clingo import ast
 
@@ -315,6 +328,13 @@ def reading_words(eng: Solver, name: str) -> frozenset[str]:
         def visit_SymbolicTerm(self, x: ast.AST) -> ast.AST:
             if x.symbol.type == clingo.SymbolType.Function and not x.symbol.arguments:
                 words.add(x.symbol.name)
+            elif x.symbol.type == clingo.SymbolType.String:
+                words.add(x.symbol.string)
+            return x
+
+        def visit_Function(self, x: ast.AST) -> ast.AST:
+            words.add(x.name)  # a predicate (or a function term's name)
+            self.visit_children(x)
             return x
 
     for stm, m in zip(program, _mentions(program)):
@@ -444,7 +464,7 @@ class Found:
 
     def summary(self) -> str:
         searched = (f"searched {self.seeds} seed situations, {self.variations} variations and "
-                    f"{self.candidates} smaller candidates in {self.seconds:.1f} s")
+                    f"{self.candidates} smaller candidates in {self.seconds:.1f} s CPU")
         if self.trial is None:
             return f"{self.name}: no situation found where {self.a} and {self.b} differ; {searched}"
         units, facts = self.trial.size
@@ -501,11 +521,11 @@ def shrink(eng: Solver, name: str, a: str, b: str, best: Trial, deadline: float,
     """Greedy shrinking (see the module's docstring) until no smaller candidate differs as
     tellingly (`strength`), or the deadline."""
     keep = strength(best)
-    while time.monotonic() < deadline:
+    while _clock() < deadline:
         improved = False
         for group in shrink_candidates(best.data):
             for i in range(0, len(group), CHUNK):
-                if time.monotonic() >= deadline:
+                if _clock() >= deadline:
                     return best
                 chunk = group[i:i + CHUNK]
                 found.candidates += len(chunk)
@@ -532,7 +552,7 @@ def distinguish(name: str, a: str, b: str, *, seeds: Sequence[str] | None = None
                 eng: Solver | None = None) -> Found:
     """Search for a situation whose answers differ between `name`=a and `name`=b (see the module)."""
     eng = eng or engine()
-    start = time.monotonic()
+    start = _clock()
     deadline = start + budget
     found = Found(name, a, b)
     explicit = bool(seeds)
@@ -549,17 +569,17 @@ def distinguish(name: str, a: str, b: str, *, seeds: Sequence[str] | None = None
                     lively[path] = any(x.verdict != "forbidden" for x in t.answers[0].values())
                 if t is not None and t.differs:
                     hits.append((path, t))
-            if hits and time.monotonic() > start + budget / 4:
+            if hits and _clock() > start + budget / 4:
                 break
         if any(strength(t)[1] for _, t in hits):
             break
     if not hits:  # variations of the seeds, one field at a time, until a telling one (or time is up)
         words = reading_words(eng, name)
         strong = lambda: any(strength(t)[1] for _, t in hits)
-        enough = lambda: time.monotonic() >= deadline or hits and (strong() or time.monotonic() > start + budget / 3)
+        enough = lambda: _clock() >= deadline or hits and (strong() or _clock() > start + budget / 3)
         seeds = sorted(pool, key=lambda pd: (not lively.get(pd[0]), len(_flat(pd[1]))))
         # those that bring in a word of the reading's rules, over every seed first; then the others
-        queue = ((path, v) for which in (True, False) for path, data, _ in seeds
+        queue = ((path, v) for which in (0, 1, 2) for path, data, _ in seeds
                  for v in variations(data, words, which=which))
         while not enough():
             batch = list(itertools.islice(queue, 2 * CHUNK))
@@ -569,12 +589,12 @@ def distinguish(name: str, a: str, b: str, *, seeds: Sequence[str] | None = None
             hits += [(path, t) for (path, _), t in zip(batch, try_all(eng, name, a, b, [v for _, v in batch]))
                      if t is not None and t.differs]
     if not hits:
-        found.seconds = time.monotonic() - start
+        found.seconds = _clock() - start
         return found
     hits.sort(key=lambda h: (tuple(not x for x in strength(h[1])), h[1].size, len(_flat(h[1].data))))
     best_path, best = None, None
     for path, t in hits[:3]:  # the smallest, shrunk; the next two too while the budget is young
-        if best is not None and time.monotonic() > start + budget * 0.2:
+        if best is not None and _clock() > start + budget * 0.2:
             break
         t = try_all(eng, name, a, b, [focus(t)])[0]
         t = shrink(eng, name, a, b, t, deadline, found)
@@ -582,7 +602,7 @@ def distinguish(name: str, a: str, b: str, *, seeds: Sequence[str] | None = None
         if best is None or rank(t) < rank(best):
             best_path, best = path, t
     found.trial, found.seed = best, _relative(best_path)
-    found.seconds = time.monotonic() - start
+    found.seconds = _clock() - start
     found.case_text = case_text(found)
     return found
 
