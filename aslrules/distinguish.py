@@ -223,8 +223,8 @@ def variations(data: dict[str, Any], words: frozenset[str] = frozenset(), *,
     vocabulary's other words, a flag's other value, a word added to a list of words, a field not
     given set); first those that bring in one of `words` (the constants, strings and predicates of
     the KB statements that mention the reading: a value, or the input predicate of the field
-    changed), then those of the units its questions name.  `which`: only those that bring in one
-    of `words` as a value (0), as the field's predicate only (1), neither (2)."""
+    changed), then those of the units its questions name.  `which`: 1, only those that bring in
+    one of `words` (as a value first, then as the field's predicate); 2, only the others."""
     named = {x for item in data.get("ask", []) for q in item.values() if isinstance(q, dict)
              for key, v in q.items() if key in REF_FIELDS for x in (v if isinstance(v, list) else [v])}
     first = {i for i, u in enumerate(data.get("units", [])) if u.get("id") in named
@@ -233,7 +233,7 @@ def variations(data: dict[str, Any], words: frozenset[str] = frozenset(), *,
         word, fact = v[1]
         return 0 if word in words else 1 if fact in words else 2
 
-    varied = [v for v in _variations(data) if which is None or rank(v) == which]
+    varied = [v for v in _variations(data) if which is None or (rank(v) < 2) == (which < 2)]
     order = sorted(range(len(varied)), key=lambda k: (rank(varied[k]), varied[k][0] not in first, k))
     return [_set(data, varied[k][2], varied[k][3]) for k in order]
 
@@ -579,7 +579,7 @@ def distinguish(name: str, a: str, b: str, *, seeds: Sequence[str] | None = None
         enough = lambda: _clock() >= deadline or hits and (strong() or _clock() > start + budget / 3)
         seeds = sorted(pool, key=lambda pd: (not lively.get(pd[0]), len(_flat(pd[1]))))
         # those that bring in a word of the reading's rules, over every seed first; then the others
-        queue = ((path, v) for which in (0, 1, 2) for path, data, _ in seeds
+        queue = ((path, v) for which in (1, 2) for path, data, _ in seeds
                  for v in variations(data, words, which=which))
         while not enough():
             batch = list(itertools.islice(queue, 2 * CHUNK))
