@@ -14,7 +14,7 @@ import re
 import sys
 from collections.abc import Sequence
 
-from . import __version__
+from . import __version__, curator_cli
 from .errors import InputError
 
 log = logging.getLogger("aslrules")
@@ -68,6 +68,7 @@ def _parser() -> argparse.ArgumentParser:
                        "existing one): edit it, then aslrules validate and aslrules ask it. "
                        "Example: aslrules new my_turn.yaml")
     n.add_argument("file", nargs="?", help="where to write it (default: standard output)")
+    curator_cli.add_parsers(sub)
     return p
 
 
@@ -223,7 +224,7 @@ def _cmd_schema(args: argparse.Namespace) -> int:
 
 
 _COMMANDS = {"ask": _cmd_ask, "check": _cmd_check, "schema": _cmd_schema, "validate": _cmd_validate,
-             "new": _cmd_new}
+             "new": _cmd_new, **curator_cli.COMMANDS}
 
 
 def main(argv: Sequence[str] | None = None) -> int:

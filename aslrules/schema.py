@@ -439,6 +439,44 @@ class Situation(Base, kw_only=True):
            max_length=500) = []
 
 
+# --------------------------------------------------------------------------- rulings (the curator's files)
+#
+# A ruling file (docs/rulings.md) records one published Q&A ruling and the cases that encode
+# it; `aslrules rulings` checks them under every assignment of the named readings.  Its cases
+# are situations of the format above (they state no `readings:`: the checker varies them).
+
+RulingStatus = Literal["current", "obsolete", "unclear"]
+RULING_ID_PATTERN = ID_PATTERN
+
+#: How much a ruling of each status weighs when the readings that fit are chosen
+#: (`aslrules rulings`): obsolete rulings are history and weigh nothing.
+RULING_WEIGHTS: dict[str, int] = {"current": 2, "unclear": 1, "obsolete": 0}
+
+
+class ReadingValue(Base, kw_only=True):
+    reading: F(str, "a named reading (docs/readings.md)", pattern=ID_PATTERN, kind="id")
+    value: F(str, "one of its values", pattern=ID_PATTERN, kind="id")
+
+
+class Ruling(Base, kw_only=True):
+    ruling: F(str, "the ruling's id in its collection (P34, P41b)", pattern=RULING_ID_PATTERN, kind="id")
+    source: Text("the citation: collection, version, lines, venue tag")
+    status: F(RulingStatus, "current, obsolete (overtaken by errata or replacement pages) or unclear")
+    overturned_by: F(list[ReadingValue], "obsolete only: the reading values that encode the erratum or "
+                     "replacement that overturned it", max_length=8) = []
+    rules: F(list[Annotated[str, Meta(pattern=r"^[A-Za-z0-9][A-Za-z0-9 .,()*'/-]{0,39}$", extra={"strict": True})]],
+             "the rule ids it bears on (its collection's caption)", max_length=40) = []
+    tensions: F(list[Annotated[str, Meta(pattern=ID_PATTERN, extra={"kind": "id"})]],
+                "the 'Tensions to check' it belongs to (I8)",
+                max_length=20) = []
+    question: Text("the question, in our own words")
+    answer: Text("the answer, in our own words; parts lettered (a), (b), ...")
+    cases: F(list[Situation], "situations that encode it; each expect item states one part (`part:`)",
+             max_length=50) = []
+    not_encodable: Text("what the format or the KB lacks to encode it (or the parts the cases leave out)") \
+        | None = None
+
+
 # --------------------------------------------------------------------------- JSON Schema
 
 
