@@ -20,6 +20,7 @@ Nothing here knows an ASL rule: the vocabularies are the format's words.
 
 from __future__ import annotations
 
+import json
 from fractions import Fraction
 from typing import Annotated, Any, Literal, get_args
 
@@ -481,6 +482,8 @@ class StepExpect(Base, kw_only=True):
               "triggers)") | None = None
     state: F(State, "the state after the step (only the fields given are compared)") | None = None
     question: F(AttackCheck, "an attack question asked after the step, with its answer fields") | None = None
+    legal: F(bool, "whether the step is legal (false: a case stating that it is not: a forbidden attack, a "
+             "skipped mandatory attack, a consequence the dice do not settle)") | None = None
 
 
 class Step(Base, kw_only=True):
@@ -566,7 +569,10 @@ def json_schema() -> dict[str, Any]:
         item["additionalProperties"] = False
         item["title"] = f"{kind} question"
         alternatives.append(item)
-        components.pop(answer.__name__)
+    for answer in ANSWERS.values():  # kept where another mapping refers to it (a replay step's `answer`)
+        others = json.dumps([c for name, c in components.items() if name != answer.__name__])
+        if f"#/$defs/{answer.__name__}" not in others:
+            components.pop(answer.__name__)
     top["properties"]["expect"] = {"type": "array", "description": "questions with the answers a source states",
                                    "items": {"oneOf": alternatives}}
     top["properties"]["ask"] = {"type": "array", "description": "questions to answer, no answer stated",
