@@ -402,7 +402,7 @@ def replay(sit: Situation, *, eng: Solver | None = None, until: int | None = Non
             return Replay(sit, steps, states)
         kind, text = _step_text(step)
         result = StepResult(number, sit.line(("sequence", i)) or 0, kind, text)
-        where = {_STEP: ("sequence", i, kind)}
+        where = {_STEP: ("sequence", i, "attack") if kind == "attack" else ("sequence", i)}
         asked = list(pending)
         pending = []
 
