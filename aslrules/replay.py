@@ -320,6 +320,7 @@ def apply(sit: Situation, data: S.Situation, changes: Sequence[Change], move: S.
         u = unit(uid)
         old = u.moving
         frm = by.get("moved_from", {}).get(uid, old.frm if old is not None else None)
+        frm = None if frm == "none" else frm  # no hexside crossed
         mf = by.get("mf_here", {}).get(uid, old.mf_here if old is not None else Fraction(1))
         kw = {}
         if move is not None:
