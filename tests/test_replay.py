@@ -449,3 +449,25 @@ def test_input_error_of_a_later_step_names_that_step() -> None:
     with pytest.raises(InputError) as e:
         run("  - move: {units: [r-628], to: W2}\n  - move: {units: [r-628], to: Z9}\n")
     assert e.value.path == "sequence[1].move.to"
+
+
+def test_casualties_the_result_does_not_call_for_are_unresolved() -> None:
+    """The IFT: only K/n reduces (and only a squad to another counter) and only nKIA eliminates;
+    a casualty named otherwise cannot be carried: unresolved, and nothing changes for it."""
+    rep = run("  - move: {units: [r-628], to: W2, mf: 1}\n"
+              "  - attack: {option: first_fire, firers: [g-467], targets: [r-628],"
+              " dice: {original: 10, colored: 4}, casualties: {r-628: eliminated}, morale: {r-628: 5}}\n")
+    ans = rep.steps[1].answer
+    assert ans.figure("ift_result") == "NMC" and ans.figure("casualty") is None
+    assert [(r.role, r.rule) for r in rep.steps[1].problems] == [("unresolved", "IFT")]
+    assert unit(rep, "r-628") is not None and ans.figure("morale_check") == {"r-628": "passed"}
+    text = HEAD.replace("{id: r-80, side: russian, type: leader, counter: 8-0, hex: U2}",
+                        "{id: r-80, side: russian, type: leader, counter: 8-0, hex: V2}")
+    rep = replay(load_text(text.format(title="SMC", source="the IFT") +
+                           "  - move: {units: [r-628, r-80], to: W2, mf: 1}\n"
+                           "  - attack: {option: first_fire, firers: [g-467], director: g-81, targets: [r-628, r-80],"
+                           " dice: {original: 6, colored: 1}, casualties: {r-80: 4-2-8}, morale: {r-628: 5, r-80: 5}}\n",
+                           "smc.yaml"))
+    ans = rep.steps[1].answer
+    assert ans.figure("ift_result") == "K/2" and ans.figure("casualty") is None
+    assert any(r.role == "unresolved" and "only a squad" in r.text for r in rep.steps[1].problems)
