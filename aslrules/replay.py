@@ -14,7 +14,7 @@ plain situation file `aslrules ask` answers as the replay answered step n.
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from fractions import Fraction
 from typing import Any
@@ -211,10 +211,8 @@ def _solve(eng: Solver, sit: Situation, data: S.Situation, add: Any) -> _Solved:
     atoms = eng.solve(fb.facts)
     transitions = [Change(a.arguments[1].name, to_python_key(a.arguments[2]), to_python(a.arguments[3]))
                    for a in atoms if a.name == "transition" and a.arguments[0] == _STEP]
-    errors = [a for a in atoms if a.name == "input_error" and _kind(a) == "question"]
-    rest = [a for a in atoms if not (a.name == "input_error" and _kind(a) == "question")]
-    return _Solved(read_answers(rest), transitions, errors + [a for a in rest if a.name in ("input_error",
-                                                                                              "missing_range")])
+    errors = [a for a in atoms if a.name in ("input_error", "missing_range")]
+    return _Solved(read_answers(atoms), transitions, errors)
 
 
 def _kind(a: Term) -> str:
@@ -228,32 +226,31 @@ def to_python_key(v: Any) -> Any:
     return to_python(v)
 
 
-def _raise_errors(sit: Situation, solved: _Solved, number: int, where: dict[int, tuple], first: bool) -> None:
-    """The KB's input errors: those of the step's questions at their field in the sequence; those of
-    the situation itself at their field in the file (before the first step) or at the step whose
-    situation they concern."""
+def _raise_errors(sit: Situation, data: S.Situation, solved: _Solved, where: dict[int, tuple],
+                  blame: tuple | None) -> None:
+    """The KB's input errors: those of the questions asked (a step's, an expect item's) at their
+    field in the sequence; those of the situation itself at their field in the file when it is the
+    file's (`blame` None), else at the step that led to it."""
     found = []
     for a in solved.errors:
         if a.name == "input_error" and _kind(a) == "question":
             _, ident, fld, template, args = a.arguments
             base = where.get(ident)
-            if base is None:
-                continue
-            path = base + tuple(fld.split(".")) if fld else base
-            found.append((sit.line(path) or 0, path, render(template, args)))
+            if base is not None:
+                path = base + tuple(fld.split(".")) if fld else base
+                found.append((sit.line(path) or 0, path, render(template, args)))
     if found:
         line, path, expected = min(found)
         raise InputError(sit.path, line or None, _path_text(path), expected)
     others = [a for a in solved.errors if not (a.name == "input_error" and _kind(a) == "question")]
     if not others:
         return
-    if first:
+    if blame is None:
         raise_input_errors(sit, others)
     try:
-        raise_input_errors(Situation(sit.path, sit.data, [], sit.board, {}), others)
+        raise_input_errors(Situation(sit.path, data, [], sit.board, {}), others)
     except InputError as e:
-        path = ("sequence", number - 1)
-        raise InputError(sit.path, sit.line(path), _path_text(path),
+        raise InputError(sit.path, sit.line(blame), _path_text(blame),
                          f"a step that leaves a sound situation; after it: {e.path}: {e.expected}") from None
 
 
@@ -362,7 +359,8 @@ def apply(sit: Situation, data: S.Situation, changes: Sequence[Change], move: S.
 # --------------------------------------------------------------------------- the replay
 
 
-def _expectation(q: S.Attack, answer: S.AttackAnswer) -> Expectation:
+def _expectation(q: S.Attack | None, answer: S.AttackAnswer) -> Expectation:
+    """An answer item as an `expect` item: the answer fields it states (compare reads them)."""
     given = {name for name, (attr, _, _) in struct_fields(type(answer)).items()
              if name not in ("attack",) and getattr(answer, attr) not in (None, [])}
     given.add("verdict")
@@ -414,7 +412,7 @@ def replay(sit: Situation, *, eng: Solver | None = None, until: int | None = Non
                 where[k] = chk.path + ("question", "attack")
 
         solved = _solve(eng, sit, data, add)
-        _raise_errors(sit, solved, number, where, first=(i == 0))
+        _raise_errors(sit, data, solved, where, None if i == 0 else ("sequence", i - 1))
         _settle(asked, solved.answers)
         result.answer = solved.answers.get(_STEP)
         ans = result.answer
@@ -437,14 +435,12 @@ def replay(sit: Situation, *, eng: Solver | None = None, until: int | None = Non
             path = ("sequence", i, "expect", j)
             line = sit.line(path) or 0
             if item.answer is not None:
-                own = step.attack if step.attack is not None else None
                 got = result.answer if kind == "attack" else result.residual
                 chk = Check(path, line, "answer", answer=got)
                 if got is None:
                     chk.mismatches.append(Mismatch("answer", "a Residual FP attack at this step", "none"))
                 else:
-                    chk.mismatches = compare(_expectation(own or S.Attack(option="residual_fp", targets=["-"]),
-                                                          item.answer), got)
+                    chk.mismatches = compare(_expectation(step.attack, item.answer), got)
             elif item.state is not None:
                 chk = Check(path, line, "state", mismatches=compare_state(sit, item.state, data))
             elif item.legal is not None:
@@ -468,8 +464,8 @@ def replay(sit: Situation, *, eng: Solver | None = None, until: int | None = Non
                 question_facts(fb, Number(k), exp)
 
         solved = _solve(eng, sit, data, last)
-        _raise_errors(sit, solved, len(seq) + 1, {k: chk.path + ("question", "attack")
-                                                    for k, (chk, _) in enumerate(asked, 1)}, first=False)
+        _raise_errors(sit, data, solved, {k: chk.path + ("question", "attack") for k, (chk, _) in enumerate(asked, 1)},
+                      ("sequence", len(seq) - 1))
         _settle(asked, solved.answers)
     return Replay(sit, steps, states)
 
@@ -526,7 +522,7 @@ def _residual(sit: Situation, eng: Solver, data: S.Situation, step: S.Step, i: i
                  morale=dict(res.morale) if res else {}, casualties=dict(res.casualties) if res else {})
     residual_step = S.Step(attack=q)
     solved = _solve(eng, sit, data, lambda fb: _step_facts(fb, residual_step))
-    _raise_errors(sit, solved, i + 1, {_STEP: ("sequence", i, "residual")}, first=False)
+    _raise_errors(sit, data, solved, {_STEP: ("sequence", i, "residual")}, ("sequence", i))
     ans = solved.answers.get(_STEP)
     result.residual = ans
     if ans is None:
@@ -772,6 +768,3 @@ def replay_dict(rep: Replay) -> dict[str, Any]:
         } for s in rep.steps],
     }
 
-
-def iter_checks(rep: Replay) -> Iterable[Check]:
-    return iter(rep.checks)
