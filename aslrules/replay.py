@@ -400,6 +400,9 @@ def replay(sit: Situation, *, eng: Solver | None = None, until: int | None = Non
         if until is not None and number >= until:
             return Replay(sit, steps, states)
         kind, text = _step_text(step)
+        _on_map(sit, data, ("sequence", i), step)
+        for chk, exp in pending:
+            _on_map(sit, data, chk.path + ("question", "attack"), attack=exp.question)
         result = StepResult(number, sit.line(("sequence", i)) or 0, kind, text)
         where = {_STEP: ("sequence", i, "attack") if kind == "attack" else ("sequence", i)}
         asked = list(pending)
@@ -458,6 +461,8 @@ def replay(sit: Situation, *, eng: Solver | None = None, until: int | None = Non
                     until)
     if pending:
         asked = pending
+        for chk, exp in asked:
+            _on_map(sit, data, chk.path + ("question", "attack"), attack=exp.question)
 
         def last(fb: FactBuilder) -> None:
             for k, (chk, exp) in enumerate(asked, 1):
@@ -496,6 +501,32 @@ def replay_outcomes(sit: Situation, *, eng: Solver | None = None) -> list[Outcom
                                label=_path_text(("sequence", i))))
             k += 1
     return out
+
+
+def _on_map(sit: Situation, data: S.Situation, path: tuple, step: S.Step | None = None,
+            attack: S.Attack | None = None) -> None:
+    """Every unit and weapon a step (or a question asked after one) names is still on the map: a
+    unit eliminated earlier in the replay, with its weapons, is not (the ids of the file are
+    checked by the loader; this is the same check, on the situation as it then stands)."""
+    ids = {u.id for u in data.units} | {w.id for u in data.units for w in u.weapons}
+    named: list[tuple[tuple, str]] = []
+    if step is not None and step.move is not None:
+        named += [(path + ("move", "units", k), u) for k, u in enumerate(step.move.units)]
+    if step is not None and step.residual is not None:
+        for field in ("morale", "casualties"):
+            named += [(path + ("residual", field, u), u) for u in getattr(step.residual, field)]
+    if step is not None and step.attack is not None:
+        attack, path = step.attack, path + ("attack",)
+    if attack is not None:
+        named += [(path + ("firers", k), f) for k, f in enumerate(attack.firers)]
+        named += [(path + ("targets", k), t) for k, t in enumerate(attack.targets)]
+        named += [(path + ("director",), attack.director)] if attack.director is not None else []
+        for field in ("morale", "casualties"):
+            named += [(path + (field, u), u) for u in getattr(attack, field)]
+    for where, ident in named:
+        if ident not in ids:
+            raise _fail(sit, where, "a unit or weapon still on the map at this step (it was eliminated earlier in the "
+                        "replay)", ident)
 
 
 def _settle(asked: list[tuple[Check, Expectation]], answers: dict[Any, Answer]) -> None:

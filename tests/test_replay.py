@@ -503,3 +503,14 @@ def test_replay_steps_ground_without_warnings(monkeypatch: pytest.MonkeyPatch) -
         ctl.ground([("base", [])])
         messages = [m for m in messages if "no atoms over signature occur in program" not in m]
         assert not messages, "\n".join(messages)
+
+
+def test_a_step_naming_an_eliminated_unit_is_bad_input() -> None:
+    """A unit eliminated earlier in the replay (its weapons with it) is no longer on the map: a later
+    step that names it is an error at that name."""
+    with pytest.raises(InputError) as e:
+        run("  - move: {units: [r-628], to: W2, mf: 1}\n"
+            "  - attack: {option: first_fire, firers: [g-467], director: g-81, targets: [r-628],"
+            " dice: {original: 3, colored: 1}, casualties: {r-628: eliminated}}\n"
+            "  - move: {units: [r-628], to: W1, mf: 1}\n")
+    assert e.value.path == "sequence[2].move.units[0]" and "still on the map" in e.value.expected

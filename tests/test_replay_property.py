@@ -196,3 +196,67 @@ def test_random_legal_replay_matches_the_hand_built_snapshots(steps: list[dict[s
         assert {k: v for k, v in got.residual_fp.items()} == want.residual_fp, (n, steps)
         for g, w in zip(got.units, want.units):
             assert g == w, (n, g, w, steps)
+
+
+REPLAY_TEXTS = [p.read_text(encoding="utf-8") for p in sorted(
+    (__import__("pathlib").Path(__file__).resolve().parent / "cases" / "replays").glob("*.yaml"))]
+NEAR = ["W2", "X2", "X2@1", "Z9", "3T7", "r-628", "g-467", "g-lmg", "nobody", "movement", "mph", "first_fire",
+        "residual_fp", 0, 1, 2, 7, 12, 13, -1, 0.5, True, None, [], {}, "3-2-8", "eliminated", "berserk"]
+
+
+@st.composite
+def mutated_replay(draw: st.DrawFn) -> str:
+    """A replay case with 1-3 of its sequence's values dropped, replaced or duplicated."""
+    import copy
+
+    import yaml
+
+    tree = yaml.safe_load(draw(st.sampled_from(REPLAY_TEXTS)))
+    for _ in range(draw(st.integers(1, 3))):
+        spots: list[tuple[Any, Any]] = []
+
+        def walk(node: Any) -> None:
+            items = node.items() if isinstance(node, dict) else enumerate(node) if isinstance(node, list) else []
+            for k, v in items:
+                spots.append((node, k))
+                walk(v)
+
+        walk(tree["sequence"])
+        if not spots:
+            break
+        parent, key = draw(st.sampled_from(spots))
+        op = draw(st.sampled_from(["drop", "replace", "duplicate"]))
+        if op == "drop":
+            del parent[key]
+        elif op == "replace":
+            parent[key] = copy.deepcopy(draw(st.sampled_from(NEAR)))
+        elif isinstance(parent, list):
+            parent.append(copy.deepcopy(parent[key]))
+    return yaml.safe_dump(tree, sort_keys=False)
+
+
+@settings(max_examples=25, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(mutated_replay())
+def test_replay_cli_exit_status_on_mutated_replays(text: str) -> None:
+    """Whatever a broken sequence holds, `aslrules replay` (and --at, and check) exits 0, 1 or 2,
+    never with a traceback."""
+    import io
+    import os
+    import tempfile
+    from contextlib import redirect_stderr, redirect_stdout
+
+    from aslrules.cli import main
+
+    fd, name = tempfile.mkstemp(suffix=".yaml")
+    try:
+        with os.fdopen(fd, "w", encoding="utf-8") as f:
+            f.write(text)
+        for args in (["replay", name], ["replay", name, "--format", "json"], ["replay", name, "--at", "2"],
+                     ["check", name]):
+            err = io.StringIO()
+            with redirect_stdout(io.StringIO()), redirect_stderr(err):
+                code = main(args)
+            assert code in (0, 1, 2), (args, code)
+            assert "Traceback" not in err.getvalue()
+    finally:
+        os.unlink(name)
