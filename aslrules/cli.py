@@ -1,4 +1,5 @@
-"""Command line: `aslrules ask FILE`, `check FILE|DIR...`, `validate FILE...`, `new [FILE]`, `schema`.
+"""Command line: `aslrules ask FILE`, `check FILE|DIR...`, `replay FILE`, `validate FILE...`, `new [FILE]`,
+`schema`.
 
 Exit codes: 0 done (every expectation holds), 1 an expectation failed, 2 input that cannot be
 read (one line `file:line: field.path: expected ...`), 130 interrupted.  The solver is
@@ -63,6 +64,16 @@ def _parser() -> argparse.ArgumentParser:
                        "(adjacent hexes, hexspines, one moving stack): print 'FILE: ok' or its error. Exit 0 when "
                        "every file is sound, 2 otherwise. Example: aslrules validate examples/*.yaml")
     v.add_argument("files", nargs="+", metavar="FILE", help="situation or case files (YAML); - for standard input")
+    r = sub.add_parser("replay", help="walk a situation's sequence: of steps, the state carried by the rules",
+                       description="Replay the ATTACKER's MPh (and the DFPh after it) as its sequence: states it: "
+                       "before each attack the KB says whether it is allowed, mandatory or forbidden (with figures "
+                       "and reasons); after it, what it changes (fire counters, Residual FP, Morale Checks, ...). "
+                       "Exit 0 when every step is legal and every expect: item holds, 1 otherwise, 2 on bad input. "
+                       "--at N prints the situation as it stands before step N, a file aslrules ask answers. "
+                       "Example: aslrules replay tests/cases/replays/ex_8_41.yaml")
+    r.add_argument("file", help="a situation file with a sequence: (YAML); - reads it from standard input")
+    r.add_argument("--format", choices=("text", "json"), default="text")
+    r.add_argument("--at", type=_step_number, metavar="N", help="print the situation before step N (1 = as written)")
     n = sub.add_parser("new", help="write a commented skeleton situation to start from",
                        description="Print a commented skeleton situation (or write it to FILE, never over an "
                        "existing one): edit it, then aslrules validate and aslrules ask it. "
@@ -70,6 +81,16 @@ def _parser() -> argparse.ArgumentParser:
     n.add_argument("file", nargs="?", help="where to write it (default: standard output)")
     curator_cli.add_parsers(sub)
     return p
+
+
+def _step_number(text: str) -> int:
+    try:
+        n = int(text)
+    except ValueError:
+        n = 0
+    if n < 1:
+        raise argparse.ArgumentTypeError(f"a step number, 1 or more (got {text!r})")
+    return n
 
 
 def _jobs(text: str) -> int:
@@ -154,6 +175,22 @@ def _cmd_check(args: argparse.Namespace) -> int:
     return 0 if report.failed == 0 else 1
 
 
+def _cmd_replay(args: argparse.Namespace) -> int:
+    from .replay import replay, replay_dict, replay_lines, situation_at
+
+    sit = _load(args.file)
+    if args.at is not None:
+        sys.stdout.write(situation_at(sit, args.at))
+        return 0
+    rep = replay(sit)
+    if args.format == "json":
+        json.dump(replay_dict(rep), sys.stdout, indent=2)
+        print()
+    else:
+        print("\n".join(printable(line) for line in replay_lines(rep)))
+    return 0 if rep.ok else 1
+
+
 def _cmd_validate(args: argparse.Namespace) -> int:
     from .core import validate
 
@@ -224,7 +261,7 @@ def _cmd_schema(args: argparse.Namespace) -> int:
 
 
 _COMMANDS = {"ask": _cmd_ask, "check": _cmd_check, "schema": _cmd_schema, "validate": _cmd_validate,
-             "new": _cmd_new, **curator_cli.COMMANDS}
+             "new": _cmd_new, "replay": _cmd_replay, **curator_cli.COMMANDS}
 
 
 def main(argv: Sequence[str] | None = None) -> int:

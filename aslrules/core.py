@@ -149,6 +149,7 @@ class Outcome:
     expectation: Expectation
     answer: Answer
     mismatches: list[Mismatch] = field(default_factory=list)
+    label: str = ""  # where a replay's item is (sequence[3].expect[1]); "" for expect[index]
 
     @property
     def passed(self) -> bool:
@@ -264,12 +265,16 @@ def _run(eng: Solver, task: Any, chunks: Sequence[Any], workers: int, **kw: Any)
     return pool.run(eng, task, chunks, workers=workers, context=_context(), **kw)
 
 
-def _outcomes(chunk: Sequence[Situation], answers: Sequence[dict[Any, Answer]]) -> list[Outcome]:
+def _outcomes(chunk: Sequence[Situation], answers: Sequence[dict[Any, Answer]], eng: Solver) -> list[Outcome]:
     outcomes: list[Outcome] = []
     for sit, by_question in zip(chunk, answers):
         for k, exp in enumerate(sit.expect):
             ans = by_question.get(k, Answer(qid=k))
             outcomes.append(Outcome(sit, k, exp, ans, compare(exp, ans)))
+        if sit.data.sequence:  # a replay case: its steps' legality and expect items (aslrules.replay)
+            from .replay import replay_outcomes
+
+            outcomes.extend(replay_outcomes(sit, eng=eng))
     return outcomes
 
 
@@ -291,7 +296,7 @@ def check(situations: Sequence[Situation], *, eng: Solver | None = None, batch_s
         for r in results:
             if isinstance(r, tuple):
                 raise InputError(*r)
-    return [o for chunk, answers in zip(chunks, results) for o in _outcomes(chunk, answers)]
+    return [o for chunk, answers in zip(chunks, results) for o in _outcomes(chunk, answers, eng)]
 
 
 def _error(e: InputError) -> tuple:
@@ -307,7 +312,7 @@ def _check_paths(eng: Solver, paths: Sequence[str]) -> tuple[str, Any]:
         except InputError as e:
             return "load", _error(e)
     try:
-        outcomes = _outcomes(chunk, _answer_chunk(eng, chunk))
+        outcomes = _outcomes(chunk, _answer_chunk(eng, chunk), eng)
     except InputError as e:
         return "answer", _error(e)
     failures = [o for o in outcomes if not o.passed]

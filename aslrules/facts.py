@@ -97,6 +97,9 @@ class FactBuilder:
             elif type(value) is list:
                 for item in value:
                     add(pred, (*subject, self.value(item, encode)))
+            elif type(value) is dict:  # a mapping id -> value: one fact per entry
+                for key, item in value.items():
+                    add(pred, (*subject, String(key), self.value(item, encode)))
             else:
                 add(pred, (*subject, self.value(value, encode)))
 
@@ -256,6 +259,13 @@ def question_facts(fb: FactBuilder, qid: Symbol, exp: Expectation) -> None:
     dice = getattr(q, "dice", None)
     if dice is not None:
         fb.fields(dice, qid)
+    for unit, counter in getattr(q, "casualties", {}).items():  # a HS counter, with its morale; or eliminated
+        uid = String(unit)
+        if counter == "eliminated":
+            fb.add("q_casualty", qid, uid, const(counter))
+        else:
+            fb.add("q_casualty", qid, uid, String(counter))
+            fb.add("q_casualty_morale", qid, uid, Number(parse_counter(counter, "half_squad").morale))
     to = getattr(q, "to", None)
     if isinstance(to, list):
         fb.add("q_to", qid, fb.hex(to[0]), fb.hex(to[1]))

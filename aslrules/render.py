@@ -70,7 +70,8 @@ def question_line(a: Answer) -> str:
     return f"{opt}: {firers} -> {', '.join(aimed)}"
 
 
-_VERDICT_ROLE = {"forbid": "forbidden by ", "must": "mandatory by ", "note": ""}
+_VERDICT_ROLE = {"forbid": "forbidden by ", "must": "mandatory by ", "note": "", "skipped": "skipped: ",
+                 "unresolved": "unresolved: "}
 
 
 def answer_lines(a: Answer, indent: str = "") -> list[str]:
@@ -104,12 +105,14 @@ def answer_lines(a: Answer, indent: str = "") -> list[str]:
 
 def outcome_lines(o: Outcome) -> list[str]:
     exp = o.expectation
-    head = f"FAIL {o.situation.path}:{exp.line}: expect[{o.index}]" + (f" (part {exp.part})" if exp.part else "")
+    head = f"FAIL {o.situation.path}:{exp.line}: {o.label or f'expect[{o.index}]'}" + \
+        (f" (part {exp.part})" if exp.part else "")
     if o.situation.source:
         head += f" ({o.situation.source})"
     lines = [head]
     for m in o.mismatches:
         lines.append(f"  {m.field}: expected {m.expected}, got {m.actual}")
-    lines.append("  the answer given:")
-    lines.extend(answer_lines(o.answer, indent="    "))
+    if o.answer.kind not in ("state", "legal"):  # a replay's state or legality item has no answer
+        lines.append("  the answer given:")
+        lines.extend(answer_lines(o.answer, indent="    "))
     return lines

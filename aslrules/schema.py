@@ -20,6 +20,7 @@ Nothing here knows an ASL rule: the vocabularies are the format's words.
 
 from __future__ import annotations
 
+import json
 from fractions import Fraction
 from typing import Annotated, Any, Literal, get_args
 
@@ -47,6 +48,7 @@ TerrainName = Literal["open ground", "road", "grain", "brush", "orchard", "woods
                       "stone building", "wooden building", "rubble", "marsh", "shellholes", "crag",
                       "graveyard", "hill", "wall", "hedge", "bocage", "cellar", "gully", "stream", "depression"]
 FirerStatus = Literal["no_effect", "pinned", "broken"]
+MoraleOutcome = Literal["passed", "pinned", "broken", "eliminated"]
 Turret = Literal["T", "ST", "NT"]
 GunTurret = Literal["T", "NT"]
 Mount = Literal["MA", "CMG", "BMG", "AAMG", "IFE"]
@@ -69,6 +71,7 @@ READINGS: dict[str, tuple[str, ...]] = {
     "adjacent_levels": ("one_level", "same_level"),
     "bypass_side_ca": ("one_change", "with_side"),
     "a8312_smc": ("printed", "no_fp"),
+    "berserk_mc": ("eliminated", "broken"),
 }
 
 
@@ -82,6 +85,7 @@ def words(vocabulary: Any) -> tuple[Any, ...]:
 ID_PATTERN = r"^[A-Za-z0-9_-]{1,64}$"
 PART_PATTERN = r"^[A-Za-z0-9]{1,8}$"  # an expect item's `part:` (a ruling's answer part: a, b, 1, ...)
 HEX_PATTERN = r"^[0-9]{0,2}[A-Z]{1,2}[0-9]{1,2}$"
+CASUALTY_PATTERN = r"^([1-9][0-9]?-[1-9][0-9]?-[1-9][0-9]?|eliminated)$"  # a HS counter, or eliminated
 LOCATION_PATTERN = r"^[0-9]{0,2}[A-Z]{1,2}[0-9]{1,2}(@-?[0-9])?$"
 TEXT_MAX = 2000
 
@@ -285,6 +289,12 @@ class Attack(Base, kw_only=True):
     spraying: F(list[Annotated[str, Meta(pattern=LOCATION_PATTERN)]],
                 "Spraying Fire: the other Locations affected (A8.24)", kind="location", max_length=4,
                 fact="q_spray") = []
+    morale: F(dict[Annotated[str, Meta(pattern=ID_PATTERN)], Annotated[int, Meta(ge=2, le=12)]],
+              "with dice: the Original DR of each target's Morale Check (or PTC) the IFT result calls for",
+              kind="unit", fact="q_morale") = {}
+    casualties: F(dict[Annotated[str, Meta(pattern=ID_PATTERN)], Annotated[str, Meta(pattern=CASUALTY_PATTERN)]],
+                  "with dice: the units the IFT result's casualties fall on (Random Selection): a squad's "
+                  "Half-Squad counter after Casualty Reduction (3-2-8), or eliminated", kind="unit") = {}
 
 
 class CaseA(Base, kw_only=True):
@@ -348,6 +358,13 @@ class AttackAnswer(Base, kw_only=True):
     fpf_nmc_dr: Int("FPF: Final DR of the firers' NMC", -10, 30) | None = None
     firer_status: F(dict[Annotated[str, Meta(pattern=ID_PATTERN)], FirerStatus], "what that NMC does",
                     kind="unit") | None = None
+    casualty: F(dict[Annotated[str, Meta(pattern=ID_PATTERN)], Annotated[str, Meta(pattern=CASUALTY_PATTERN)]],
+                "with dice and casualties: what the IFT result's casualties do, by target (a Half-Squad "
+                "counter, or eliminated)", kind="unit") | None = None
+    mc_dr: F(dict[Annotated[str, Meta(pattern=ID_PATTERN)], Annotated[int, Meta(ge=-10, le=30)]],
+             "with dice and morale: the Final DR of each target's Morale Check (or PTC)", kind="unit") | None = None
+    morale_check: F(dict[Annotated[str, Meta(pattern=ID_PATTERN)], MoraleOutcome],
+                    "with dice and morale: what each target's Morale Check (or PTC) does", kind="unit") | None = None
 
 
 class CaseAAnswer(Base, kw_only=True):
@@ -398,6 +415,88 @@ ABSENT: dict[str, Any] = {
 }
 
 
+
+# --------------------------------------------------------------------------- the sequence (aslrules replay)
+#
+# A situation may carry `sequence:`, the ATTACKER's MPh (and the DFPh after it) as ordered steps
+# that `aslrules replay` walks (docs/replay.md).  Each step is one of `move` (an MF/MP expenditure),
+# `attack` (a DEFENDER attack declared at that point: the `attack` question, with its dice and the
+# consequences' dice) or `end` (of this unit's movement, or of the MPh); any step may carry
+# `expect:` items checked at that point.  These types only describe the steps: what a step
+# changes is decided in the KB (kb/transitions.lp).
+
+StepEnd = Literal["movement", "mph"]
+
+
+class Move(Base, kw_only=True):
+    units: Ids("the moving unit or stack (every unit of it)", "unit")
+    to: Loc("the Location it enters across a hexside, or another level of its hex (absent: it expends "
+            "MF/MP in its Location)") | None = None
+    mf: Num("MF/MP this expenditure costs", 0, 99) = 1
+    assault: F(bool, "Assault Movement") = False
+    dash: F(bool, "Dash") = False
+    bypass: F(bool, "it moves in Bypass (A8.21)") = False
+    activities: F(list[Activity], "what this MF expenditure does (A8.1, A8.12)", max_length=8) = []
+
+
+class Resolution(Base, kw_only=True):
+    dice: F(Dice, "the IFT DR of the Residual FP attack the expenditure triggers") | None = None
+    morale: F(dict[Annotated[str, Meta(pattern=ID_PATTERN)], Annotated[int, Meta(ge=2, le=12)]],
+              "the Original DR of each mover's Morale Check (or PTC) its result calls for", kind="unit") = {}
+    casualties: F(dict[Annotated[str, Meta(pattern=ID_PATTERN)], Annotated[str, Meta(pattern=CASUALTY_PATTERN)]],
+                  "the movers its casualties fall on: a squad's Half-Squad counter, or eliminated", kind="unit") = {}
+
+
+class UnitState(Base, kw_only=True):
+    hex: Loc("its Location") | None = None
+    counter: F(str, "its counter", max_length=20) | None = None
+    type: F(UnitType, "its type") | None = None
+    fire: F(FireCounter, "the fire counter on it") | None = None
+    status: F(list[Status], "its status words, all of them (berserk, pinned, broken, ...)", max_length=12) | None = None
+    moving: F(bool, "it is the unit or stack now moving") | None = None
+    mf_here: Num("MF/MP it has expended in its Location", 0, 99) | None = None
+    attacked_here: F(list[AttackedHere], "the attacks resolved against it in its Location this MPh, in order "
+                     "(fields left out are not compared)", max_length=50) | None = None
+    directed: Ids("whose fire this leader has directed this phase", "any") | None = None
+    eliminated: F(bool, "it is eliminated (no longer on the map)") | None = None
+
+
+class WeaponState(Base, kw_only=True):
+    fire: F(FireCounter, "its own fire counter") | None = None
+
+
+class State(Base, kw_only=True):
+    phase: F(Phase, "the phase") | None = None
+    units: F(dict[Annotated[str, Meta(pattern=ID_PATTERN)], UnitState], "units, by id", kind="unit") = {}
+    weapons: F(dict[Annotated[str, Meta(pattern=ID_PATTERN)], WeaponState], "weapons, by id", kind="weapon") = {}
+    residual_fp: F(dict[Annotated[str, Meta(pattern=LOCATION_PATTERN)], Annotated[Fraction, Meta(extra={
+        "min": 0, "max": 99})]], "the Residual FP counter in each Location (0: none)", kind="location") = {}
+
+
+class AttackCheck(AttackAnswer, kw_only=True):
+    attack: F(Attack, "an attack question asked at this point")
+
+
+class StepExpect(Base, kw_only=True):
+    answer: F(AttackAnswer, "the answer of the step's own attack (a `move`: of the Residual FP attack it "
+              "triggers)") | None = None
+    state: F(State, "the state after the step (only the fields given are compared)") | None = None
+    question: F(AttackCheck, "an attack question asked after the step, with its answer fields") | None = None
+    legal: F(bool, "whether the step is legal (false: a case stating that it is not: a forbidden attack, a "
+             "skipped mandatory attack, a consequence the dice do not settle)") | None = None
+
+
+class Step(Base, kw_only=True):
+    move: F(Move, "an MF/MP expenditure by the moving unit or stack") | None = None
+    attack: F(Attack, "a DEFENDER attack declared at this point (any option; its dice; morale and casualties)") \
+        | None = None
+    end: F(StepEnd, "the end of this unit's movement (the next mover starts), or of the MPh (then the DFPh)") \
+        | None = None
+    residual: F(Resolution, "a move: the dice of the Residual FP attack it triggers (A8.2, A8.22)") | None = None
+    expect: F(list[StepExpect], "what holds after this step: its attack's answer, the state, other questions",
+              max_length=100) = []
+
+
 class Readings(Base, kw_only=True):
     a7353: F(Literal["permissive", "restrictive"],
              "does A7.353's 'vs adjacent units' limit only Final Fire, or SFF/FPF too?") = "permissive"
@@ -412,6 +511,9 @@ class Readings(Base, kw_only=True):
     a8312_smc: F(Literal["printed", "no_fp"],
                  "A8.312 EXC: every SMC whose MG/IFE is marked First Fire is spared the mandatory attack "
                  "(printed), or only one with no inherent FP (no_fp)") = "printed"
+    berserk_mc: F(Literal["eliminated", "broken"],
+                  "a berserk unit that fails a Morale Check (8.41 EX: 'fails to eliminate it when it passes'): "
+                  "eliminated, or broken as any unit") = "eliminated"
 
 
 class Situation(Base, kw_only=True):
@@ -437,6 +539,8 @@ class Situation(Base, kw_only=True):
     ask: F(list[Annotated[Any, Meta(description="ask items: one question key, no answer fields")]],
            "questions to answer, no answer stated (aslrules ask answers them with expect's; check does not)",
            max_length=500) = []
+    sequence: F(list[Step], "the ATTACKER's MPh (and the DFPh after it) as ordered steps, for aslrules replay",
+                max_length=1000) = []
 
 
 # --------------------------------------------------------------------------- rulings (the curator's files)
@@ -503,7 +607,10 @@ def json_schema() -> dict[str, Any]:
         item["additionalProperties"] = False
         item["title"] = f"{kind} question"
         alternatives.append(item)
-        components.pop(answer.__name__)
+    for answer in ANSWERS.values():  # kept where another mapping refers to it (a replay step's `answer`)
+        others = json.dumps([c for name, c in components.items() if name != answer.__name__])
+        if f"#/$defs/{answer.__name__}" not in others:
+            components.pop(answer.__name__)
     top["properties"]["expect"] = {"type": "array", "description": "questions with the answers a source states",
                                    "items": {"oneOf": alternatives}}
     top["properties"]["ask"] = {"type": "array", "description": "questions to answer, no answer stated",

@@ -98,7 +98,8 @@ def json_lines(a: dict[str, Any]) -> list[str]:
     aimed = [role_text(x) for role in ("target", "at", "to") for x in a["roles"].get(role, [])]
     lines = [f"{opt}: {', '.join(value_text(f) for f in a['roles'].get('firer', [])) or '(Residual FP)'} -> "
              f"{', '.join(aimed)}", f"verdict: {a['verdict']}"]
-    prefix = {"forbid": "forbidden by ", "must": "mandatory by ", "note": ""}
+    prefix = {"forbid": "forbidden by ", "must": "mandatory by ", "note": "", "skipped": "skipped: ",
+              "unresolved": "unresolved: "}
     lines += [f"{prefix[r['role']]}{r['rule']}: {r['text']}" for r in a["reasons"]]
     for name in figure_order(a["figures"]):
         text = label(name)

@@ -137,7 +137,7 @@ def test_load_then_ask_never_raises(text: str) -> None:
     assert isinstance(answers, list)
     for a in answers:
         assert a.verdict in ("allowed", "mandatory", "forbidden"), a
-    if sit.expect:
+    if sit.expect and not sit.data.sequence:  # a replay case's check adds its steps' items
         assert len(answers) == len(sit.expect)
         outcomes = check([sit, sit])  # batched grounding too
         assert len(outcomes) == 2 * len(sit.expect)
