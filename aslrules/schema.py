@@ -69,6 +69,7 @@ READINGS: dict[str, tuple[str, ...]] = {
     "adjacent_levels": ("one_level", "same_level"),
     "bypass_side_ca": ("one_change", "with_side"),
     "a8312_smc": ("printed", "no_fp"),
+    "lone_leader": ("fires_alone", "stacked_alone"),
 }
 
 
@@ -412,6 +413,10 @@ class Readings(Base, kw_only=True):
     a8312_smc: F(Literal["printed", "no_fp"],
                  "A8.312 EXC: every SMC whose MG/IFE is marked First Fire is spared the mandatory attack "
                  "(printed), or only one with no inherent FP (no_fp)") = "printed"
+    lone_leader: F(Literal["fires_alone", "stacked_alone"],
+                   "a leader firing a SW MG is lone (Area Fire) when no other unit of his Location fires in the "
+                   "attack (fires_alone), or when no other Good Order friendly Infantry shares his Location "
+                   "(stacked_alone)") = "fires_alone"
 
 
 class Situation(Base, kw_only=True):
