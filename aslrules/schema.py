@@ -70,6 +70,7 @@ READINGS: dict[str, tuple[str, ...]] = {
     "bypass_side_ca": ("one_change", "with_side"),
     "a8312_smc": ("printed", "no_fp"),
     "lone_leader": ("fires_alone", "stacked_alone"),
+    "bypass_case_a_doubling": ("doubled", "no_doubling"),
 }
 
 
@@ -417,6 +418,9 @@ class Readings(Base, kw_only=True):
                    "a leader firing a SW MG is lone (Area Fire) when no other unit of his Location fires in the "
                    "attack (fires_alone), or when no other Good Order friendly Infantry shares his Location "
                    "(stacked_alone)") = "fires_alone"
+    bypass_case_a_doubling: F(Literal["doubled", "no_doubling"],
+                              "is Case A doubled for a vehicle in Bypass of a woods/bldg/rubble hex, its side "
+                              "+1 before the doubling (D2.32, the chart's Bypass row)?") = "doubled"
 
 
 class Situation(Base, kw_only=True):
