@@ -826,6 +826,10 @@ class _Checker:
             if isinstance(weapon.ca, list):
                 for k, h in enumerate(weapon.ca):
                     self.hex(h, wpath + ("ca", k))
+        guns = {w.id for w in unit.weapons if w.kind == "gun"}
+        for j, weapon in enumerate(unit.weapons):
+            if weapon.of_gun is not None and weapon.of_gun not in guns:
+                self.doc.fail(path + ("weapons", j, "of_gun"), f"one of {unit.id}'s own Guns (kind gun)", weapon.of_gun)
         for k, shot in enumerate(unit.shots):
             if shot.weapon not in {w.id for w in unit.weapons}:
                 self.doc.fail(path + ("shots", k, "weapon"), f"one of {unit.id}'s own weapons", shot.weapon)

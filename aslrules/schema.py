@@ -222,6 +222,8 @@ class Weapon(Base, kw_only=True):
     gun: F(bool, "an INF, RCL or MTR that is a Gun counter, not a SW", fact="weapon_is_gun", only=('INF', 'RCL', 'MTR')) = False
     disabled: F(bool, "a disabled Gun (C3.22)", fact="weapon_disabled") = False
     acquisition: Loc("it holds Acquisition on that Location (D2.32 EXC)", fact="weapon_acquisition") | None = None
+    of_gun: Id("an IFE: the Gun of its unit (the vehicle's MA) whose fire it is (C2.6 applies through it)", "weapon",
+               fact="weapon_ife_gun", only=("IFE",)) | None = None
 
 
 class Unit(Base, kw_only=True):

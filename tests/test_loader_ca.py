@@ -173,3 +173,18 @@ def test_attack_takes_no_ca_answer_fields() -> None:
 def test_gun_flag_only_on_inf_rcl_mtr() -> None:
     e = error(change("{id: g-mmg, kind: MMG, fp: 5, range: 12, ca: up}", "{id: g-mmg, kind: MMG, gun: true}"))
     assert e.path == "units[0].weapons[1].gun" and "INF, RCL, MTR" in e.expected
+
+
+def test_ife_of_gun_names_an_own_gun() -> None:
+    """`of_gun` (an IFE's Gun, C2.6): only on an IFE, and one of its own unit's Guns."""
+    ok = change("      - {id: r-cmg, kind: MMG, fp: 2, range: 8, mount: CMG}\n",
+                "      - {id: r-cmg, kind: MMG, fp: 2, range: 8, mount: CMG}\n"
+                "      - {id: r-ife, kind: IFE, fp: 8, range: 12, of_gun: r-76}\n")
+    weapon = load_text(ok, "case.yaml").data.units[1].weapons[2]
+    assert weapon.of_gun == "r-76"
+    e = error(ok.replace("of_gun: r-76", "of_gun: g-pak"))
+    assert (e.line, e.path) == (31, "units[1].weapons[2].of_gun") and "one of r-t34's own Guns" in e.expected
+    e = error(ok.replace("of_gun: r-76", "of_gun: r-cmg"))
+    assert e.path == "units[1].weapons[2].of_gun" and "Guns (kind gun)" in e.expected
+    e = error(ok.replace("kind: IFE, fp: 8", "kind: MMG, fp: 8"))
+    assert e.path == "units[1].weapons[2].of_gun" and "only on a weapon of kind IFE" in e.expected
