@@ -223,6 +223,11 @@ def _unit_facts(fb: FactBuilder, u: S.Unit, phase: str) -> None:
     if u.moving is not None:
         fb.add("moving", uid)
         fb.fields(u.moving, uid)
+        for k, e in enumerate(u.moving.expenditures):
+            key = Number(k)
+            fb.add("expenditure", uid, key, scaled(e.mf))
+            for a in e.activities:
+                fb.add("expenditure_activity", uid, key, const(a))
     for k, a in enumerate(u.attacked_here):
         key = Number(k)
         fb.add("attacked_here", uid, key, const(a.option))

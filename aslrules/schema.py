@@ -173,6 +173,11 @@ class ResidualCounter(Base, kw_only=True):
     crest: F(bool, "it lies on the Crest counter of a Depression Location (A8.21)") = False
 
 
+class Expenditure(Base, kw_only=True):
+    mf: Num("the MF/MP it expends", 0, 99)
+    activities: F(list[Activity], "what it does (A8.1, A8.12)", max_length=8) = []
+
+
 class Moving(Base, kw_only=True):
     frm: Hexid("the hex it left (the hexside it crossed)", fact="moved_from") | None = field(default=None, name="from")
     mf_here: Num("MF/MP expended in its current Location so far", 0, 99, fact="mf_here") = 1
@@ -181,6 +186,9 @@ class Moving(Base, kw_only=True):
     activities: F(list[Activity], "what this MF expenditure does (A8.1, A8.12)", fact="activity",
                   max_length=8) = []
     bypass: F(bool, "it moves in Bypass (A8.21)", fact="bypass") = False
+    expenditures: F(list[Expenditure], "its MF/MP expenditures in its current Location so far, in order, the last "
+                    "the current one (A8.1, A8.3): mf_here is their sum, activities the last one's",
+                    max_length=50) = []
 
 
 class AttackedHere(Base, kw_only=True):
