@@ -360,6 +360,11 @@ class AttackAnswer(Base, kw_only=True):
     fpf_nmc_dr: Int("FPF: Final DR of the firers' NMC", -10, 30) | None = None
     firer_status: F(dict[Annotated[str, Meta(pattern=ID_PATTERN)], FirerStatus], "what that NMC does",
                     kind="unit") | None = None
+    cc_counters: Ids("FPF: the units marked with a CC counter after a TPBF FPF (A8.31)", "unit") | None = None
+    may_rout: Ids("FPF: the firers broken by its NMC in a Location with enemy units, who may rout (A8.31)",
+                  "unit") | None = None
+    random_selection: Ids("FPF: on an Original 2 or 12, the units Random Selection picks among for a Casualty MC / "
+                          "Heat of Battle (A8.31)", "unit") | None = None
 
 
 class CaseAAnswer(Base, kw_only=True):
@@ -407,6 +412,7 @@ ANSWERS: dict[str, type[Base]] = {
 ABSENT: dict[str, Any] = {
     "residual_fp": Fraction(0), "after": "none", "firer_status": "no_effect", "leader_direction": False,
     "in_ca": False, "intensive_fire": False, "no_movement": False,
+    "cc_counters": [], "may_rout": [], "random_selection": [],
 }
 
 
