@@ -205,6 +205,10 @@ def _unit_facts(fb: FactBuilder, u: S.Unit, phase: str) -> None:
         if not s.known:
             fb.add("shot_unknown", uid, key)
         fb.add("shot_case_a", uid, key, Number(s.case_a))
+        if isinstance(s.ca, list):
+            fb.add("shot_ca", uid, key, fb.hex(s.ca[0]), fb.hex(s.ca[1]))
+        elif s.ca is not None:
+            fb.add("shot_ca_facing", uid, key, const(s.ca))
     for w in u.weapons:
         wid = String(w.id)
         fb.add("weapon", wid)

@@ -833,6 +833,12 @@ class _Checker:
         for k, shot in enumerate(unit.shots):
             if shot.weapon not in {w.id for w in unit.weapons}:
                 self.doc.fail(path + ("shots", k, "weapon"), f"one of {unit.id}'s own weapons", shot.weapon)
+            if isinstance(shot.ca, list):
+                for j, h in enumerate(shot.ca):
+                    self.hex(h, path + ("shots", k, "ca", j))
+            elif shot.ca is not None and unit.bypass is None:
+                self.doc.fail(path + ("shots", k, "ca"), "a hexspine: two hexes like [X3, Y3] (a facing only for a "
+                              "vehicle in Bypass, D2.32)", shot.ca)
         if unit.moving is not None and unit.moving.expenditures:
             self.expenditures(unit.moving, path + ("moving",))
         if unit.moving is not None:

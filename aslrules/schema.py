@@ -205,6 +205,9 @@ class Shot(Base, kw_only=True):
     target: Id("the unit fired at", "unit") | None = None
     known: F(bool, "it was Known (D3.51)") = True
     case_a: Int("the Case A DRM that shot paid (D3.5)", 0, 20) = 0
+    ca: F(Annotated[list[Annotated[str, Meta(pattern=HEX_PATTERN)]], Meta(min_length=2, max_length=2)]
+          | BypassFacing, "the CA it was fired through: a hexspine, or in Bypass the TCA's facing (D2.32)",
+          kind="hexspine") | None = None
 
 
 class Weapon(Base, kw_only=True):
@@ -267,6 +270,9 @@ class Unit(Base, kw_only=True):
     opportunity_fire: F(bool, "declared an Opportunity Firer (A7.25)", fact="opportunity_firer") = False
     entered_from: Hexid("the hex it entered its Location from this Player Turn (C5.51)",
                         fact="entered_from") | None = None
+    mp_since_tca_change: Int("MP it has expended since its last TCA change this MPh, the expenditure a new "
+                             "change would come with included (D3.1)", 0, 99, fact="mp_since_tca_change",
+                             only='vehicle') | None = None
     shots: F(list[Shot], "its shots this Player Turn, in order", max_length=20) = []
 
 

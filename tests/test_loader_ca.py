@@ -188,3 +188,22 @@ def test_ife_of_gun_names_an_own_gun() -> None:
     assert e.path == "units[1].weapons[2].of_gun" and "Guns (kind gun)" in e.expected
     e = error(ok.replace("kind: IFE, fp: 8", "kind: MMG, fp: 8"))
     assert e.path == "units[1].weapons[2].of_gun" and "only on a weapon of kind IFE" in e.expected
+
+
+def test_shot_ca_is_a_hexspine_or_in_bypass_a_facing() -> None:
+    """A shot's `ca` (the CA it was fired through, D2.32): a hexspine around its unit's hex, a
+    facing only for a vehicle in Bypass."""
+    from aslrules.core import ask
+    shots = "    shots: [{weapon: g-pak, target: r-t34, known: false, case_a: 2, phase: PFPh}]\n"
+    ok = change(shots, shots.replace("phase: PFPh}", "phase: PFPh, ca: [X2, Y3]}"))
+    assert load_text(ok, "case.yaml").data.units[0].shots[0].ca == ["X2", "Y3"]
+    e = error(change(shots, shots.replace("phase: PFPh}", "phase: PFPh, ca: front}")))
+    assert e.path == "units[0].shots[0].ca" and "a facing only for a vehicle in Bypass" in e.expected
+    with pytest.raises(InputError) as info:
+        ask(load_text(ok.replace("ca: [X2, Y3]}", "ca: [X2, X7]}"), "case.yaml"))
+    assert info.value.path == "units[0].shots" and "a hexspine" in info.value.expected
+
+
+def test_mp_since_tca_change_only_on_a_vehicle() -> None:
+    e = error(change("    opportunity_fire: true\n", "    opportunity_fire: true\n    mp_since_tca_change: 1\n"))
+    assert e.path == "units[0].mp_since_tca_change" and "only on a vehicle" in e.expected
