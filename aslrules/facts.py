@@ -213,6 +213,7 @@ def _unit_facts(fb: FactBuilder, u: S.Unit, phase: str) -> None:
         wid = String(w.id)
         fb.add("weapon", wid)
         fb.add("weapon_of", wid, uid)
+        fb.add("weapon_of_type", wid, const(u.type))
         fb.fields(w, wid)
         if isinstance(w.ca, list):
             fb.add("weapon_ca", wid, fb.hex(w.ca[0]), fb.hex(w.ca[1]))
