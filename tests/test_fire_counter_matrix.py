@@ -394,6 +394,8 @@ def test_residual_fp_ignores_fire_counters(phase: str) -> None:
 # --------------------------------------------------------------------------- the matrix, printed
 
 SHORT = {"none": "-", "first_fire": "1st", "final_fire": "fin", "intensive_fire": "IF", "no_fire": "NF"}
+OPTION_SHORT = {"first_fire": "FF", "snap_shot": "Snap", "subsequent_first_fire": "SFF",
+                "final_protective_fire": "FPF", "final_fire": "Final", "intensive_fire": "IntF"}
 
 
 def render() -> str:
@@ -405,7 +407,7 @@ def render() -> str:
         for phase, rng in itertools.product(PHASES, RANGES):
             cols = [(o, f) for o in OPTIONS for f in CONFIGS[config]]
             lines.append(f"\n{config}, {phase}, target at range {rng}")
-            lines.append("unit/weapon | " + " | ".join(f"{o[:5]}:{f[0]}" for o, f in cols))
+            lines.append("unit/weapon | " + " | ".join(f"{OPTION_SHORT[o]}:{f[0]}" for o, f in cols))
             for u, w in itertools.product(COUNTERS, COUNTERS):
                 row = []
                 for o, f in cols:
