@@ -208,10 +208,15 @@ def _unit_facts(fb: FactBuilder, u: S.Unit, phase: str) -> None:
         if not s.known:
             fb.add("shot_unknown", uid, key)
         fb.add("shot_case_a", uid, key, Number(s.case_a))
+        if isinstance(s.ca, list):
+            fb.add("shot_ca", uid, key, fb.hex(s.ca[0]), fb.hex(s.ca[1]))
+        elif s.ca is not None:
+            fb.add("shot_ca_facing", uid, key, const(s.ca))
     for w in u.weapons:
         wid = String(w.id)
         fb.add("weapon", wid)
         fb.add("weapon_of", wid, uid)
+        fb.add("weapon_of_type", wid, const(u.type))
         fb.fields(w, wid)
         if isinstance(w.ca, list):
             fb.add("weapon_ca", wid, fb.hex(w.ca[0]), fb.hex(w.ca[1]))
@@ -226,6 +231,11 @@ def _unit_facts(fb: FactBuilder, u: S.Unit, phase: str) -> None:
     if u.moving is not None:
         fb.add("moving", uid)
         fb.fields(u.moving, uid)
+        for k, e in enumerate(u.moving.expenditures):
+            key = Number(k)
+            fb.add("expenditure", uid, key, scaled(e.mf))
+            for a in e.activities:
+                fb.add("expenditure_activity", uid, key, const(a))
     for k, a in enumerate(u.attacked_here):
         key = Number(k)
         fb.add("attacked_here", uid, key, const(a.option))

@@ -826,14 +826,42 @@ class _Checker:
             if isinstance(weapon.ca, list):
                 for k, h in enumerate(weapon.ca):
                     self.hex(h, wpath + ("ca", k))
+        guns = {w.id for w in unit.weapons if w.kind == "gun"}
+        for j, weapon in enumerate(unit.weapons):
+            if weapon.of_gun is not None and weapon.of_gun not in guns:
+                self.doc.fail(path + ("weapons", j, "of_gun"), f"one of {unit.id}'s own Guns (kind gun)", weapon.of_gun)
         for k, shot in enumerate(unit.shots):
             if shot.weapon not in {w.id for w in unit.weapons}:
                 self.doc.fail(path + ("shots", k, "weapon"), f"one of {unit.id}'s own weapons", shot.weapon)
+            if isinstance(shot.ca, list):
+                for j, h in enumerate(shot.ca):
+                    self.hex(h, path + ("shots", k, "ca", j))
+            elif shot.ca is not None and unit.bypass is None:
+                self.doc.fail(path + ("shots", k, "ca"), "a hexspine: two hexes like [X3, Y3] (a facing only for a "
+                              "vehicle in Bypass, D2.32)", shot.ca)
+        if unit.moving is not None and unit.moving.expenditures:
+            self.expenditures(unit.moving, path + ("moving",))
         if unit.moving is not None:
             for k, attack in enumerate(unit.attacked_here):
                 if attack.at_mf is not None and attack.at_mf > unit.moving.mf_here:
                     self.doc.fail(path + ("attacked_here", k, "at_mf"),
                                   f"an MF count at most mf_here ({_fmt(unit.moving.mf_here)})", _fmt(attack.at_mf))
+                ends = _expenditure_ends(unit.moving)
+                if attack.at_mf is not None and ends and attack.at_mf not in ends:
+                    self.doc.fail(path + ("attacked_here", k, "at_mf"), "the MF count after one of its expenditures ("
+                                  + ", ".join(_fmt(e) for e in ends) + ")", _fmt(attack.at_mf))
+
+    def expenditures(self, moving: S.Moving, path: tuple) -> None:
+        """`expenditures` is the long form of `mf_here` and `activities`: their sum and its last item's."""
+        total = sum((e.mf for e in moving.expenditures), Fraction(0))
+        if _given(moving, "mf_here") and moving.mf_here != total:
+            self.doc.fail(path + ("mf_here",), f"the sum of the expenditures' mf ({_fmt(total)}), or no mf_here",
+                          _fmt(moving.mf_here))
+        if moving.activities:
+            self.doc.fail(path + ("activities",), "no 'activities' beside 'expenditures': the current (last) "
+                          "expenditure's activities say what it does", key=True)
+        moving.mf_here = total
+        moving.activities = list(moving.expenditures[-1].activities)
 
     def only(self, obj: Any, owner: str, path: tuple) -> None:
         """Fields the schema allows only on some unit types or weapon kinds (`only`)."""
@@ -1047,6 +1075,15 @@ class _Checker:
 
 def _first_other(sit: S.Situation) -> str:
     return next((u.side for u in sit.units if u.side != sit.attacker), "")
+
+
+def _expenditure_ends(moving: S.Moving) -> list[Fraction]:
+    """The MF count after each expenditure of `moving.expenditures` (none: the total form)."""
+    ends, total = [], Fraction(0)
+    for e in moving.expenditures:
+        total += e.mf
+        ends.append(total)
+    return ends
 
 
 def _given(obj: Any, key: str) -> bool:

@@ -28,6 +28,9 @@ LABELS: dict[str, str | None] = {
     "ift_result": "IFT result",
     "fpf_nmc_dr": "FPF NMC Final DR",
     "firer_status": "firer status",
+    "random_selection": "Random Selection among",
+    "may_rout": "may rout",
+    "cc_counters": "CC counters on",
 }
 
 

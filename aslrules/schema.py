@@ -72,6 +72,8 @@ READINGS: dict[str, tuple[str, ...]] = {
     "bypass_side_ca": ("one_change", "with_side"),
     "a8312_smc": ("printed", "no_fp"),
     "berserk_mc": ("eliminated", "broken"),
+    "lone_leader": ("fires_alone", "stacked_alone"),
+    "bypass_case_a_doubling": ("doubled", "no_doubling"),
 }
 
 
@@ -175,6 +177,11 @@ class ResidualCounter(Base, kw_only=True):
     crest: F(bool, "it lies on the Crest counter of a Depression Location (A8.21)") = False
 
 
+class Expenditure(Base, kw_only=True):
+    mf: Num("the MF/MP it expends", 0, 99)
+    activities: F(list[Activity], "what it does (A8.1, A8.12)", max_length=8) = []
+
+
 class Moving(Base, kw_only=True):
     frm: Hexid("the hex it left (the hexside it crossed)", fact="moved_from") | None = field(default=None, name="from")
     mf_here: Num("MF/MP expended in its current Location so far", 0, 99, fact="mf_here") = 1
@@ -183,6 +190,9 @@ class Moving(Base, kw_only=True):
     activities: F(list[Activity], "what this MF expenditure does (A8.1, A8.12)", fact="activity",
                   max_length=8) = []
     bypass: F(bool, "it moves in Bypass (A8.21)", fact="bypass") = False
+    expenditures: F(list[Expenditure], "its MF/MP expenditures in its current Location so far, in order, the last "
+                    "the current one (A8.1, A8.3): mf_here is their sum, activities the last one's",
+                    max_length=50) = []
 
 
 class AttackedHere(Base, kw_only=True):
@@ -199,6 +209,9 @@ class Shot(Base, kw_only=True):
     target: Id("the unit fired at", "unit") | None = None
     known: F(bool, "it was Known (D3.51)") = True
     case_a: Int("the Case A DRM that shot paid (D3.5)", 0, 20) = 0
+    ca: F(Annotated[list[Annotated[str, Meta(pattern=HEX_PATTERN)]], Meta(min_length=2, max_length=2)]
+          | BypassFacing, "the CA it was fired through: a hexspine, or in Bypass the TCA's facing (D2.32)",
+          kind="hexspine") | None = None
 
 
 class Weapon(Base, kw_only=True):
@@ -224,6 +237,8 @@ class Weapon(Base, kw_only=True):
     gun: F(bool, "an INF, RCL or MTR that is a Gun counter, not a SW", fact="weapon_is_gun", only=('INF', 'RCL', 'MTR')) = False
     disabled: F(bool, "a disabled Gun (C3.22)", fact="weapon_disabled") = False
     acquisition: Loc("it holds Acquisition on that Location (D2.32 EXC)", fact="weapon_acquisition") | None = None
+    of_gun: Id("an IFE: the Gun of its unit (the vehicle's MA) whose fire it is (C2.6 applies through it)", "weapon",
+               fact="weapon_ife_gun", only=("IFE",)) | None = None
 
 
 class Unit(Base, kw_only=True):
@@ -259,6 +274,9 @@ class Unit(Base, kw_only=True):
     opportunity_fire: F(bool, "declared an Opportunity Firer (A7.25)", fact="opportunity_firer") = False
     entered_from: Hexid("the hex it entered its Location from this Player Turn (C5.51)",
                         fact="entered_from") | None = None
+    mp_since_tca_change: Int("MP it has expended since its last TCA change this MPh, the expenditure a new "
+                             "change would come with included (D3.1)", 0, 99, fact="mp_since_tca_change",
+                             only='vehicle') | None = None
     shots: F(list[Shot], "its shots this Player Turn, in order", max_length=20) = []
 
 
@@ -365,6 +383,11 @@ class AttackAnswer(Base, kw_only=True):
              "with dice and morale: the Final DR of each target's Morale Check (or PTC)", kind="unit") | None = None
     morale_check: F(dict[Annotated[str, Meta(pattern=ID_PATTERN)], MoraleOutcome],
                     "with dice and morale: what each target's Morale Check (or PTC) does", kind="unit") | None = None
+    cc_counters: Ids("FPF: the units marked with a CC counter after a TPBF FPF (A8.31)", "unit") | None = None
+    may_rout: Ids("FPF: the firers broken by its NMC in a Location with enemy units, who may rout (A8.31)",
+                  "unit") | None = None
+    random_selection: Ids("FPF: on an Original 2 or 12, the units Random Selection picks among for a Casualty MC / "
+                          "Heat of Battle (A8.31)", "unit") | None = None
 
 
 class CaseAAnswer(Base, kw_only=True):
@@ -412,6 +435,7 @@ ANSWERS: dict[str, type[Base]] = {
 ABSENT: dict[str, Any] = {
     "residual_fp": Fraction(0), "after": "none", "firer_status": "no_effect", "leader_direction": False,
     "in_ca": False, "intensive_fire": False, "no_movement": False,
+    "cc_counters": [], "may_rout": [], "random_selection": [],
 }
 
 
@@ -514,6 +538,13 @@ class Readings(Base, kw_only=True):
     berserk_mc: F(Literal["eliminated", "broken"],
                   "a berserk unit that fails a Morale Check (8.41 EX: 'fails to eliminate it when it passes'): "
                   "eliminated, or broken as any unit") = "eliminated"
+    lone_leader: F(Literal["fires_alone", "stacked_alone"],
+                   "a leader firing a SW MG is lone (Area Fire) when no other unit of his Location fires in the "
+                   "attack (fires_alone), or when no other Good Order friendly Infantry shares his Location "
+                   "(stacked_alone)") = "fires_alone"
+    bypass_case_a_doubling: F(Literal["doubled", "no_doubling"],
+                              "is Case A doubled for a vehicle in Bypass of a woods/bldg/rubble hex, its side "
+                              "+1 before the doubling (D2.32, the chart's Bypass row)?") = "doubled"
 
 
 class Situation(Base, kw_only=True):

@@ -173,3 +173,37 @@ def test_attack_takes_no_ca_answer_fields() -> None:
 def test_gun_flag_only_on_inf_rcl_mtr() -> None:
     e = error(change("{id: g-mmg, kind: MMG, fp: 5, range: 12, ca: up}", "{id: g-mmg, kind: MMG, gun: true}"))
     assert e.path == "units[0].weapons[1].gun" and "INF, RCL, MTR" in e.expected
+
+
+def test_ife_of_gun_names_an_own_gun() -> None:
+    """`of_gun` (an IFE's Gun, C2.6): only on an IFE, and one of its own unit's Guns."""
+    ok = change("      - {id: r-cmg, kind: MMG, fp: 2, range: 8, mount: CMG}\n",
+                "      - {id: r-cmg, kind: MMG, fp: 2, range: 8, mount: CMG}\n"
+                "      - {id: r-ife, kind: IFE, fp: 8, range: 12, of_gun: r-76}\n")
+    weapon = load_text(ok, "case.yaml").data.units[1].weapons[2]
+    assert weapon.of_gun == "r-76"
+    e = error(ok.replace("of_gun: r-76", "of_gun: g-pak"))
+    assert (e.line, e.path) == (31, "units[1].weapons[2].of_gun") and "one of r-t34's own Guns" in e.expected
+    e = error(ok.replace("of_gun: r-76", "of_gun: r-cmg"))
+    assert e.path == "units[1].weapons[2].of_gun" and "Guns (kind gun)" in e.expected
+    e = error(ok.replace("kind: IFE, fp: 8", "kind: MMG, fp: 8"))
+    assert e.path == "units[1].weapons[2].of_gun" and "only on a weapon of kind IFE" in e.expected
+
+
+def test_shot_ca_is_a_hexspine_or_in_bypass_a_facing() -> None:
+    """A shot's `ca` (the CA it was fired through, D2.32): a hexspine around its unit's hex, a
+    facing only for a vehicle in Bypass."""
+    from aslrules.core import ask
+    shots = "    shots: [{weapon: g-pak, target: r-t34, known: false, case_a: 2, phase: PFPh}]\n"
+    ok = change(shots, shots.replace("phase: PFPh}", "phase: PFPh, ca: [X2, Y3]}"))
+    assert load_text(ok, "case.yaml").data.units[0].shots[0].ca == ["X2", "Y3"]
+    e = error(change(shots, shots.replace("phase: PFPh}", "phase: PFPh, ca: front}")))
+    assert e.path == "units[0].shots[0].ca" and "a facing only for a vehicle in Bypass" in e.expected
+    with pytest.raises(InputError) as info:
+        ask(load_text(ok.replace("ca: [X2, Y3]}", "ca: [X2, X7]}"), "case.yaml"))
+    assert info.value.path == "units[0].shots" and "a hexspine" in info.value.expected
+
+
+def test_mp_since_tca_change_only_on_a_vehicle() -> None:
+    e = error(change("    opportunity_fire: true\n", "    opportunity_fire: true\n    mp_since_tca_change: 1\n"))
+    assert e.path == "units[0].mp_since_tca_change" and "only on a vehicle" in e.expected

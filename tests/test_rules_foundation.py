@@ -146,6 +146,12 @@ STATEMENTS = [
     S("a malfunctioned weapon cannot fire", "A.11", "forbid", r"malfunctioned",
       [("a_11/malfunctioned.yaml", 0), ("a_11/malfunctioned.yaml", 1)],
       [("a_11/malfunctioned.yaml", 2), ("a_11/malfunctioned.yaml", 3)]),
+    S("asl-basics.md Firepower (A7): a single leader fires a SW MG as Area Fire", "A7", "fp",
+      r"single leader fires a SW MG as Area Fire",
+      [("a7/lone_leader_mg.yaml", i) for i in (0, 1, 2, 4)] + [("a7/lone_leader_mg_default_reading.yaml", i)
+                                                               for i in (0, 1)]
+      + [("a7/lone_leader_mg_stacked_reading.yaml", 1)],
+      [("a7/lone_leader_mg.yaml", 3), ("a7/lone_leader_mg_stacked_reading.yaml", 0)]),
     S("A7.35: a HS/crew firing a SW, or a squad firing two, loses its inherent FP", "A7.35", "forbid",
       r"loses its inherent FP",
       [("a7_35/inherent_fp.yaml", i) for i in (1, 3, 5)], [("a7_35/inherent_fp.yaml", i) for i in (0, 2, 4, 6)]),
