@@ -360,6 +360,9 @@ class AttackAnswer(Base, kw_only=True):
     leader_direction: F(bool, "the director's DRM applies") | None = None
     residual_fp: Num("Residual FP left in the target Location", 0, 999) | None = None
     fire_lane: F(bool, "the Fire Lane declared with the attack is laid (A9.22)") | None = None
+    fire_lane_cancelled: F(list[Annotated[str, Meta(pattern=ID_PATTERN)]],
+                           "the MGs whose Fire Lane the attack cancels (A9.223: a TPBF attack)", kind="weapon",
+                           max_length=20) | None = None
     after: F(dict[Annotated[str, Meta(pattern=ID_PATTERN)], FireCounter], "fire counters afterwards",
              kind="any") | None = None
     range: F(Annotated[int, Meta(ge=0, le=999)] | list[Annotated[int, Meta(ge=0, le=999)]],
@@ -415,7 +418,7 @@ ANSWERS: dict[str, type[Base]] = {
 
 #: How an answer field the KB's answer does not mention reads (a keyed field: per key).
 ABSENT: dict[str, Any] = {
-    "residual_fp": Fraction(0), "fire_lane": False, "after": "none", "firer_status": "no_effect", "leader_direction": False,
+    "residual_fp": Fraction(0), "fire_lane": False, "fire_lane_cancelled": (), "after": "none", "firer_status": "no_effect", "leader_direction": False,
     "in_ca": False, "intensive_fire": False, "no_movement": False,
 }
 
