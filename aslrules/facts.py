@@ -164,6 +164,8 @@ def situation_facts(sit: Situation) -> FactBuilder:
                 fb.add("los_hexside_hindrance", *side, Number(los.hindrance))
             continue
         fb.fields(los, a, fb.hex(los.to))
+        if not los.center_dot:
+            fb.add("los_no_center_dot", a, fb.hex(los.to))
     for key, counter in d.residual_fp.items():
         loc = fb.location(key)
         if isinstance(counter, S.ResidualCounter):
@@ -247,6 +249,8 @@ def _unit_facts(fb: FactBuilder, u: S.Unit, phase: str) -> None:
         fb.add("attacked_at_mf", uid, key, scaled(at_mf))
         if a.drm is not None:
             fb.add("attacked_drm", uid, key, Number(a.drm))
+        if a.earlier_entry:
+            fb.add("attacked_earlier_entry", uid, key)
 
 
 def question_facts(fb: FactBuilder, qid: Symbol, exp: Expectation) -> None:

@@ -775,6 +775,9 @@ class _Checker:
         for i, los in enumerate(sit.lines_of_sight):
             if (los.to is None) == (los.to_hexside is None):
                 self.doc.fail(("lines_of_sight", i), "exactly one of 'to' and 'to_hexside'")
+            if los.to is None and not los.center_dot:
+                self.doc.fail(("lines_of_sight", i, "center_dot"), "center_dot only on a line of sight `to` a hex",
+                              False)
         self.residual_maps()
         for i, item in enumerate(sit.expect):
             self.expect.append(self.expectation(item, ("expect", i)))
@@ -962,6 +965,12 @@ class _Checker:
                 if w not in q.firers:
                     self.doc.fail(path + ("keep_rof", i),
                                   f"a weapon among the firers ({', '.join(q.firers) or 'none'}), each once", w)
+            if q.fire_lane is not None and q.fire_lane not in q.firers:
+                self.doc.fail(path + ("fire_lane",), f"a weapon among the firers ({', '.join(q.firers) or 'none'})",
+                              q.fire_lane)
+            for i, u in enumerate(q.random_selection):
+                if u in q.random_selection[:i]:
+                    self.doc.fail(path + ("random_selection", i), "each unit once", u)
             if q.hexside is not None:
                 for k, h in enumerate(q.hexside):
                     self.hex(h, path + ("hexside", k))
@@ -1054,8 +1063,8 @@ class _Checker:
             first = seen.get(pair)
             if first is not None:
                 j, other = first
-                same = (los.blocked, los.hindrance, los.hexside_tem, los.range, los.cliff) == \
-                       (other.blocked, other.hindrance, other.hexside_tem, other.range, other.cliff)
+                same = (los.blocked, los.hindrance, los.hexside_tem, los.range, los.cliff, los.center_dot) == \
+                       (other.blocked, other.hindrance, other.hexside_tem, other.range, other.cliff, other.center_dot)
                 if not same:
                     self.doc.fail(("lines_of_sight", i), f"one line of sight per pair of hexes: "
                                   f"lines_of_sight[{j}] (line {self.doc.line(('lines_of_sight', j))}) "

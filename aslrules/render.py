@@ -23,6 +23,7 @@ LABELS: dict[str, str | None] = {
     "leader_direction": "leader direction",
     "breakdown": "B#",
     "residual_fp": "Residual FP left",
+    "fire_lane": "Fire Lane laid",
     "after": "counters afterwards",
     "final_dr": "Final DR",
     "ift_result": "IFT result",

@@ -74,6 +74,12 @@ READINGS: dict[str, tuple[str, ...]] = {
     "berserk_mc": ("eliminated", "broken"),
     "lone_leader": ("fires_alone", "stacked_alone"),
     "bypass_case_a_doubling": ("doubled", "no_doubling"),
+    "a755_mandatory": ("journal13", "pre_journal13"),
+    "a735_sw": ("mg_only", "any_sw"),
+    "inexperienced_leader": ("summary", "stacked_leader"),
+    "gun_marking": ("printed", "with_crew"),
+    "a822_once": ("location", "entry"),
+    "end_phase_ca": ("ma", "any_weapon"),
 }
 
 
@@ -164,6 +170,8 @@ class LineOfSight(Base, kw_only=True):
                    fact="los_hindrance", omit=0) = 0
     hexside_tem: Int("TEM of a hexside of the target Location crossed by the LOF (hedge, wall)", 0, 10,
                      fact="los_hexside_tem", omit=0) = 0
+    center_dot: F(bool, "the LOS reaches the centre dot of the target hex (false: only a Bypassing unit's "
+                  "position in it; no Fire Lane, A9.22)") = True
     blocked: F(bool, "the LOS is blocked", fact="los_blocked") = False
     range: Int("the range in hexes (overrides the grid's; needed between boards)", 0, 999,
                fact="los_range") | None = None
@@ -201,6 +209,8 @@ class AttackedHere(Base, kw_only=True):
     fp: Num("a Residual FP attack's strength", 0, 999) | None = None
     at_mf: Num("mf_here when it was made (default: now)", 0, 99) | None = None
     drm: Int("its total DRM (A8.22)", -20, 20) | None = None
+    earlier_entry: F(bool, "made during an earlier entry of this Location this MPh: the unit has left and "
+                     "re-entered it since (A8.22)") = False
 
 
 class Shot(Base, kw_only=True):
@@ -254,7 +264,8 @@ class Unit(Base, kw_only=True):
     known: F(bool, "Known to the enemy", fact="unit_known") = True
     weapons: F(list[Weapon], "SW and Guns it possesses", max_length=20) = []
     moving: F(Moving, "only on the unit or stack now moving") | None = None
-    attacked_here: F(list[AttackedHere], "attacks already resolved against it in its Location this MPh",
+    attacked_here: F(list[AttackedHere], "attacks already resolved against it in its Location this MPh (in the DFPh: "
+                     "this phase)",
                      max_length=50) = []
     directed: Ids("whose fire this leader directed earlier this phase (A7.53)", "any", fact="directed", only='leader') = []
     armored: F(bool, "the vehicle is an AFV (A8.222)", fact="vehicle_armored", only='vehicle') = False
@@ -266,6 +277,10 @@ class Unit(Base, kw_only=True):
            | BypassFacing, "its turret's hexspine; in Bypass a facing", kind="hexspine", only='vehicle') | None = None
     previous_vca: Spine("its VCA at the start of this phase (C5.11)", fact="previous_vca", only='vehicle') | None = None
     bypass: Hexid("in Bypass along the hexside it shares with this hex (D2.32)", fact="bypass_hexside", only='vehicle') | None = None
+    fg_with_infantry: F(bool, "its weapons may form a FG with Infantry (D6.64, or an SSR)",
+                        fact="vehicle_fg_infantry", only='vehicle') = False
+    immune_to_cowering: F(bool, "not subject to Cowering (A7.9: e.g. British Elite and 1st Line MMC)",
+                          fact="cowering_immune") = False
     bu: F(bool, "Buttoned Up", fact="vehicle_bu", only='vehicle') = False
     ct: F(bool, "closed-topped", fact="vehicle_ct", only='vehicle') = False
     motion: F(bool, "in Motion", fact="vehicle_motion", only='vehicle') = False
@@ -313,6 +328,12 @@ class Attack(Base, kw_only=True):
     casualties: F(dict[Annotated[str, Meta(pattern=ID_PATTERN)], Annotated[str, Meta(pattern=CASUALTY_PATTERN)]],
                   "with dice: the units the IFT result's casualties fall on (Random Selection): a squad's "
                   "Half-Squad counter after Casualty Reduction (3-2-8), or eliminated", kind="unit") = {}
+    fire_lane: Id("a MG of the attack that declares a Fire Lane with it (A9.22)", "weapon",
+                  fact="q_fire_lane") | None = None
+    fire_lane_at: Loc("the Location the Fire Lane is placed in (default: the target's; A9.22)",
+                      fact="q_fire_lane_at") | None = None
+    random_selection: Ids("Cowering in a Fire Group: the unit(s) Random Selection picks as having cowered "
+                          "(A7.9)", "unit", fact="q_random_selection") = []
 
 
 class CaseA(Base, kw_only=True):
@@ -366,6 +387,10 @@ class AttackAnswer(Base, kw_only=True):
                  "B# in force for that shot, by weapon", kind="weapon") | None = None
     leader_direction: F(bool, "the director's DRM applies") | None = None
     residual_fp: Num("Residual FP left in the target Location", 0, 999) | None = None
+    fire_lane: F(bool, "the Fire Lane declared with the attack is laid (A9.22)") | None = None
+    fire_lane_cancelled: F(list[Annotated[str, Meta(pattern=ID_PATTERN)]],
+                           "the MGs whose Fire Lane the attack cancels (A9.223: a TPBF attack)", kind="weapon",
+                           max_length=20) | None = None
     after: F(dict[Annotated[str, Meta(pattern=ID_PATTERN)], FireCounter], "fire counters afterwards",
              kind="any") | None = None
     range: F(Annotated[int, Meta(ge=0, le=999)] | list[Annotated[int, Meta(ge=0, le=999)]],
@@ -433,7 +458,7 @@ ANSWERS: dict[str, type[Base]] = {
 
 #: How an answer field the KB's answer does not mention reads (a keyed field: per key).
 ABSENT: dict[str, Any] = {
-    "residual_fp": Fraction(0), "after": "none", "firer_status": "no_effect", "leader_direction": False,
+    "residual_fp": Fraction(0), "fire_lane": False, "fire_lane_cancelled": (), "after": "none", "firer_status": "no_effect", "leader_direction": False,
     "in_ca": False, "intensive_fire": False, "no_movement": False,
     "cc_counters": [], "may_rout": [], "random_selection": [],
 }
@@ -545,6 +570,24 @@ class Readings(Base, kw_only=True):
     bypass_case_a_doubling: F(Literal["doubled", "no_doubling"],
                               "is Case A doubled for a vehicle in Bypass of a woods/bldg/rubble hex, its side "
                               "+1 before the doubling (D2.32, the chart's Bypass row)?") = "doubled"
+    a755_mandatory: F(Literal["journal13", "pre_journal13"],
+                      "A7.55 Mandatory FG: units of one Location that cannot form a FG together may attack one "
+                      "target separately (journal13), or may not (pre_journal13)") = "journal13"
+    a735_sw: F(Literal["mg_only", "any_sw"],
+               "A7.35: a squad keeps its inherent FP firing one SW MG only (mg_only) or any one SW (any_sw)") \
+        = "mg_only"
+    inexperienced_leader: F(Literal["summary", "stacked_leader"],
+                            "A19.33: Inexperienced firers cower two columns (summary), or one while an unbroken "
+                            "leader is stacked with them (stacked_leader)") = "summary"
+    gun_marking: F(Literal["printed", "with_crew"],
+                   "A8.1: a crew's First Fire counter marks only what fired (printed), or its Gun too (with_crew)") \
+        = "printed"
+    a822_once: F(Literal["location", "entry"],
+                 "A8.22: a Residual FP attacks a unit once per Location (location) or once per entry (entry)") \
+        = "location"
+    end_phase_ca: F(Literal["ma", "any_weapon"],
+                    "C3.22/D2.11/D3.1: the free end-of-phase VCA/TCA change needs the MA able to fire (ma), or "
+                    "any unfired turret/bow weapon (any_weapon)") = "ma"
 
 
 class Situation(Base, kw_only=True):
