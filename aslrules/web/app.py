@@ -197,7 +197,9 @@ class _Quiet(WSGIRequestHandler):
 
 class _Server(socketserver.ThreadingMixIn, WSGIServer):
     daemon_threads = True
-    allow_reuse_address = False  # a port in use is an error, not shared
+    # a port another server listens on is an error (Linux never shares a listening port); a port
+    # left in TIME_WAIT by a server just stopped is free again (Windows' SO_REUSEADDR would share it)
+    allow_reuse_address = sys.platform != "win32"
 
 
 def server(ws: Workspace, host: str, port: int, explicit_host: bool) -> WSGIServer:

@@ -65,7 +65,10 @@ def _enc(x: Any) -> Any:
 def builtins(obj: Any) -> Any:
     """A loaded situation (schema Structs) as the format's plain mapping: defaults left out,
     exact numbers as JSON numbers (multiples of 1/64: exact in binary)."""
-    return msgspec.to_builtins(obj, enc_hook=_enc)
+    out = msgspec.to_builtins(obj, enc_hook=_enc)
+    if isinstance(out, dict):  # a mapping of defaults only (readings: {}) says nothing
+        out = {k: v for k, v in out.items() if v != {}}
+    return out
 
 
 class _Dumper(yaml.SafeDumper):

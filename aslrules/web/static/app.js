@@ -180,8 +180,8 @@ function renderMap() {
     markerHeight: "6", orient: "auto-start-reverse" }, sv("path", { d: "M 0 0 L 10 5 L 0 10 z", fill: "#b08700" })));
   const world = sv("g", { id: "world" });
   svg.append(defs, world);
-  const gHex = sv("g"), gSides = sv("g"), gLos = sv("g"), gMarks = sv("g"), gUnits = sv("g");
-  world.append(gHex, gSides, gLos, gMarks, gUnits);
+  const gHex = sv("g"), gLabels = sv("g"), gSides = sv("g"), gLos = sv("g"), gMarks = sv("g"), gUnits = sv("g");
+  world.append(gHex, gLabels, gSides, gLos, gMarks, gUnits);
   // terrain by hex: level 0 shades the hex; every level is labelled
   const terrain = {};
   for (const [k, t] of Object.entries(doc.locations || {})) {
@@ -203,12 +203,12 @@ function renderMap() {
         const tname = ground ? (ground.t.terrain || "open ground") : "open ground";
         const cls = "hex t-" + tname.replace(/ /g, "_") + (sel && sel.key === key ? " selected" : "");
         gHex.append(sv("polygon", { points: hexPoints(c), class: cls, dataset: { hex: key } }));
-        gHex.append(sv("text", { x: c.x, y: c.y - HH / 2 + 9, class: "hexid", text: (b && b !== lay.dflt ? b : (b ? b : "")) + COLS[col] + row }));
+        gLabels.append(sv("text", { x: c.x, y: c.y - HH / 2 + 9, class: "hexid", text: (b && b !== lay.dflt ? b : (b ? b : "")) + COLS[col] + row }));
         levels.forEach((l, i) => {
           const t = l.t, tem = t.tem || 0;
           const name = t.terrain || "open ground";
           const label = (l.level ? "@" + l.level + " " : "") + (SHORT[name] || name) + (tem ? " TEM " + signed(tem) : "") + (t.smoke ? " smoke +" + t.smoke : "");
-          gHex.append(sv("text", { x: c.x, y: c.y + HH / 2 - 5 - 9 * (levels.length - 1 - i), class: "terrain-label", text: label }));
+          gLabels.append(sv("text", { x: c.x, y: c.y + HH / 2 - 5 - 9 * (levels.length - 1 - i), class: "terrain-label", text: label }));
         });
       }
     }
@@ -544,7 +544,7 @@ async function askSelection() {
   const intro = el("p", { class: "hint" }, questions
     ? `This file states ${questions} question(s) (ask:/expect:): a click shows those the unit fires in; click the map's background for all of them.`
     : "Click a DEFENDER unit, weapon or Location for its attacks (in the MPh against the moving unit, in the DFPh against the enemy Locations); an ATTACKER unit for the attacks on it.");
-  let req = { name: S.name, situation: doc }, keep = () => true, head = "All answers";
+  let req = { name: S.name, situation: payload() }, keep = () => true, head = "All answers";
   if (sel && (sel.kind === "unit" || sel.kind === "weapon")) {
     const side = sideOf(sel.id, doc);
     if (side === doc.attacker) {
@@ -696,7 +696,7 @@ function fieldFor(obj, key, raw, path) {
     input.addEventListener("change", () => set(input.value === "" ? undefined : Number(input.value)));
   } else if (node.type === "string") {
     input = el("input", { type: "text", "data-path": ptext, title: desc, value: value === undefined || value === null ? "" : String(value),
-      pattern: node.pattern ? node.pattern.replace(/^\^/, "").replace(/\$$/, "") : null, maxlength: node.maxLength,
+      pattern: node.pattern ? node.pattern.replace(/^\^/, "").replace(/\$$/, "").replace(/-\]/g, "\\-]") : null, maxlength: node.maxLength,
       placeholder: dflt ? String(dflt) : "" });
     const dl = datalistFor(key);
     if (dl) { const id = "dl" + (++listSeq); input.setAttribute("list", id); row.append(el("datalist", { id }, dl.map((v) => el("option", { value: v })))); }
@@ -722,6 +722,10 @@ function fieldFor(obj, key, raw, path) {
       input.append(fs);
     });
     input.append(el("button", { type: "button", class: "small", onclick: () => { const l = obj[key] || []; l.push(newItem(itemDef, key)); obj[key] = l; changed(true); } }, "add " + key.replace(/s$/, "")));
+  } else if (node.type === "object" && node.properties && !node.nullable) {  // always there (readings)
+    const inner = value || {};
+    input = el("fieldset", {}, schemaForm(node, inner, path, formOpts(node)));
+    if (!value) input.addEventListener("change", () => { if (!obj[key] && Object.keys(inner).length) { obj[key] = inner; changed(false); } }, true);
   } else if (node.type === "object" && node.properties) {
     const present = value !== undefined && value !== null;
     const cb = el("input", { type: "checkbox", checked: present, "data-path": ptext });
@@ -848,9 +852,16 @@ function addUnit() {
   changed(true);
 }
 
+// the situation as sent: an empty mapping the page made (readings: {}) left out
+function payload() {
+  const d = clone(S.doc);
+  for (const [k, v] of Object.entries(d)) if (v && typeof v === "object" && !Array.isArray(v) && !Object.keys(v).length) delete d[k];
+  return d;
+}
+
 // every change: the map at once, the loader's check shortly after
 function changed(structural) {
-  $("#dirty").hidden = JSON.stringify(S.doc) === S.saved;
+  $("#dirty").hidden = JSON.stringify(payload()) === S.saved;
   S.asked = null;
   renderMap();
   if (structural && S.tab === "setup") renderSetup();
@@ -858,7 +869,7 @@ function changed(structural) {
   S.validateTimer = setTimeout(validate, 250);
 }
 async function validate() {
-  const res = await call("POST", "/api/validate", { name: S.name, situation: S.doc });
+  const res = await call("POST", "/api/validate", { name: S.name, situation: payload() });
   if (res.ok) {
     S.error = null; S.yaml = res.data.yaml; clearErrors(); message("");
     const y = $("#yaml"); if (y) y.textContent = S.yaml;
@@ -902,7 +913,7 @@ async function renderReplay() {
   }
   if (!S.replay || S.replay.doc !== JSON.stringify(doc)) {
     pane.replaceChildren(el("p", { class: "hint" }, "replaying…"));
-    const res = await call("POST", "/api/replay", { name: S.name, situation: doc });
+    const res = await call("POST", "/api/replay", { name: S.name, situation: payload() });
     if (!res.ok) { pane.replaceChildren(); showError(res.data.error, pane); return; }
     S.replay = res.data; S.replay.doc = JSON.stringify(doc);
     S.step = Math.min(S.step || 1, res.data.steps.length + 1);
@@ -969,7 +980,7 @@ async function openFile(name) {
   const f = res.data;
   S.name = name; S.file = f; S.sel = null; S.replay = null; S.step = 1; S.view = null; S.asked = null; S.error = null; S.focus = null;
   S.doc = f.data && typeof f.data === "object" ? clone(f.data) : { attacker: "", units: [] };
-  S.saved = JSON.stringify(S.doc);
+  S.saved = JSON.stringify(payload());
   $("#file").value = name;
   $("#title").textContent = S.doc.title || "";
   $("#dirty").hidden = true;
@@ -985,7 +996,7 @@ async function openFile(name) {
   setTab((S.doc.sequence || []).length && S.tab !== "setup" ? "replay" : S.tab === "rule" ? "attacks" : S.tab);
 }
 async function save(asName) {
-  const body = { name: S.name, situation: S.doc };
+  const body = { name: S.name, situation: payload() };
   if (asName) body.save_as = asName;
   let res = await call("POST", "/api/save", body);
   if (!res.ok && res.status === 409 && !asName && confirm(res.data.error.message + "\n\nSave without the comments?")) {
@@ -1000,7 +1011,7 @@ async function save(asName) {
     await openFile(res.data.saved);
     message(`saved ${res.data.path}`, "info");
   } else {
-    S.saved = JSON.stringify(S.doc); $("#dirty").hidden = true;
+    S.saved = JSON.stringify(payload()); $("#dirty").hidden = true;
     $("#comments").hidden = true; $("#title").textContent = S.doc.title || "";
   }
 }
