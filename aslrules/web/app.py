@@ -60,7 +60,8 @@ def _error(message: str, status: int, **extra: Any) -> bottle.HTTPResponse:
 
 def make_app(ws: Workspace, allowed_hosts: set[str] | None) -> bottle.Bottle:
     """The page and its API over `ws`; `allowed_hosts`: the Host headers answered (None: any)."""
-    app = bottle.Bottle(catchall=True, autojson=False)
+    app = bottle.Bottle(catchall=True)
+    app.config["json.enable"] = False
     files = static_files()
 
     def guarded(fn: Callable[..., Any]) -> Callable[..., Any]:
