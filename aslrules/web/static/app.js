@@ -142,7 +142,7 @@ function sideColour(side, doc) {
   return PALETTE[Math.max(0, sides.indexOf(side)) % PALETTE.length];
 }
 const SHORT = { "stone building": "stone bldg", "wooden building": "wooden bldg", "open ground": "open ground" };
-const FIRE_BADGE = { first_fire: "1st Fire", final_fire: "Final Fire", intensive_fire: "Intensive", no_fire: "No Fire" };
+const FIRE_BADGE = { first_fire: "First Fire", final_fire: "Final Fire", intensive_fire: "Intensive", no_fire: "No Fire" };
 const STATUS_BADGE = { pinned: "PIN", broken: "BRK", berserk: "BSK", melee: "MEL", cc: "CC", concealed: "?",
   cx: "CX", inexperienced: "INX", crest: "CRST", ammunition_shortage: "AmSh" };
 
@@ -305,7 +305,7 @@ function counterSvg(it, x, y, s, doc, hl) {
   const fill = sideColour(u.side, doc);
   g.append(sv("rect", { class: "face", width: s, height: s, rx: 2, fill: isW ? lighten(fill) : fill }));
   const values = isW ? `${w.kind}` : (u.counter || u.type);
-  const sub = isW ? [w.fp !== undefined ? w.fp : "", w.range !== undefined ? w.range : ""].filter((v) => v !== "").join("-") : (u.type === "squad" || u.type === "leader" ? "" : u.type.replace("_", " "));
+  const sub = isW ? [w.fp !== undefined ? w.fp : "", w.range !== undefined ? w.range : ""].filter((v) => v !== "").join("-") : (u.type === "squad" || u.type === "leader" ? "" : (u.type === "half_squad" ? "HS" : u.type));
   g.append(sv("text", { x: s / 2, y: s * 0.24, "font-size": s * 0.19, text: id }));
   g.append(sv("text", { x: s / 2, y: s * 0.55, "font-size": s * (String(values).length > 5 ? 0.24 : 0.3), class: "values", text: values }));
   if (sub) g.append(sv("text", { x: s / 2, y: s * 0.74, "font-size": s * 0.19, text: sub }));
@@ -320,7 +320,8 @@ function counterSvg(it, x, y, s, doc, hl) {
   let by = s * 0.8;
   for (const b of badges.slice(0, 2)) {
     g.append(sv("rect", { x: 1, y: by, width: s - 2, height: s * 0.18, fill: b.bg, opacity: b.cls === "fire" ? 0.85 : 0.9 }));
-    g.append(sv("text", { x: s / 2, y: by + s * 0.14, "font-size": s * 0.15, class: "badge " + b.cls, text: b.text }));
+    const fs = Math.min(s * 0.15, (s - 3) / (0.62 * b.text.length));
+    g.append(sv("text", { x: s / 2, y: by + s * 0.09 + fs * 0.35, "font-size": fs, class: "badge " + b.cls, text: b.text }));
     by -= s * 0.19;
   }
   const tip = isW
@@ -871,7 +872,8 @@ function changed(structural) {
 async function validate() {
   const res = await call("POST", "/api/validate", { name: S.name, situation: payload() });
   if (res.ok) {
-    S.error = null; S.yaml = res.data.yaml; clearErrors(); message("");
+    S.error = null; S.yaml = res.data.yaml; clearErrors();
+    if (!$("#message").classList.contains("info")) message("");
     const y = $("#yaml"); if (y) y.textContent = S.yaml;
     if (S.tab === "attacks" && S.sel) askSelection();
   } else showError(res.data.error);
@@ -928,11 +930,11 @@ function drawReplay() {
   const kids = [
     el("p", {}, `${n} steps, ` + (bad.length ? `not legal at step(s) ${bad.join(", ")}` : "every step legal") + `; ${rep.passed} expectations hold, ${rep.failed} failed`),
     el("div", { class: "row" },
-      el("button", { type: "button", id: "first", onclick: () => go(1) }, "⏮"),
+      el("button", { type: "button", id: "first", onclick: () => go(1) }, "« first"),
       el("button", { type: "button", id: "prev", onclick: () => go(i - 1), disabled: i <= 1 }, "◀ previous"),
       el("span", { id: "step-no" }, i <= n ? `before step ${i} of ${n}` : `after step ${n}`),
       el("button", { type: "button", id: "next", onclick: () => go(i + 1), disabled: i > n }, "next ▶"),
-      el("button", { type: "button", id: "last", onclick: () => go(n + 1) }, "⏭"),
+      el("button", { type: "button", id: "last", onclick: () => go(n + 1) }, "last »"),
       jump, el("button", { type: "button", id: "go", onclick: () => go(Number(jump.value) || 1) }, "Go")),
   ];
   const list = el("ol", { class: "steps" });
@@ -988,7 +990,8 @@ async function openFile(name) {
   const c = $("#comments");
   if (f.comments && f.comments.length) {
     c.hidden = false;
-    c.textContent = `${name} has comments (line${f.comments.length > 1 ? "s" : ""} ${f.comments.join(", ")}): Save rewrites the file without them (it asks first); Save as… keeps this file as it is.`;
+    const lines = f.comments.length > 8 ? f.comments.slice(0, 8).join(", ") + ", …" : f.comments.join(", ");
+    c.textContent = `${name} has ${f.comments.length} comment line${f.comments.length > 1 ? "s" : ""} (${lines}): Save rewrites the file without them (it asks first); Save as… writes a new file and keeps this one as it is.`;
   } else c.hidden = true;
   message("");
   renderMap();
