@@ -34,7 +34,7 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 sys.path.insert(0, str(ROOT / "bench"))
 
-from run import situation  # noqa: E402  (bench/run.py's generated situations)
+from run import situation
 
 TICK = os.sysconf("SC_CLK_TCK")
 
@@ -92,7 +92,7 @@ def serve_bench(repeats: int, rounds: int) -> None:
     finally:
         proc.terminate()
         proc.wait(10)
-    ms = lambda xs: f"min {min(xs) * 1000:.1f} ms, median {statistics.median(xs) * 1000:.1f} ms"  # noqa: E731
+    ms = lambda xs: f"min {min(xs) * 1000:.1f} ms, median {statistics.median(xs) * 1000:.1f} ms"
     print(f"20 units, one declared attack; {rounds} rounds of {repeats} asks each, interleaved")
     print(f"  CLI warm in-process question (core.ask):       {ms(cli)}")
     for kind in ("saved", "edited"):
@@ -150,8 +150,8 @@ def call():
     for name, (imp, code) in apps.items():
         times = []
         for _ in range(5):
-            out = subprocess.run([sys.executable, "-c", f"import time; t = time.process_time(); {imp}; "
-                                  "print(time.process_time() - t)"], capture_output=True, text=True)
+            script = f"import time; t = time.process_time(); {imp}; print(time.process_time() - t)"
+            out = subprocess.run([sys.executable, "-c", script], check=False, capture_output=True, text=True)
             if out.returncode:
                 times = []
                 break

@@ -64,7 +64,8 @@ def openapi() -> dict[str, Any]:
     defs = fmt.pop("$defs")
     situation = {k: v for k, v in fmt.items() if k not in ("$schema", "$id")}
     schemas = json.loads(json.dumps({**defs, "Situation": situation}).replace("#/$defs/", "#/components/schemas/"))
-    _, comps = msgspec.json.schema_components([Request, AskRequest, SaveRequest], ref_template="#/components/schemas/{name}")
+    _, comps = msgspec.json.schema_components([Request, AskRequest, SaveRequest],
+                                              ref_template="#/components/schemas/{name}")
     for c in comps.values():
         if "situation" in c.get("properties", {}):
             c["properties"]["situation"] = {"$ref": "#/components/schemas/Situation"}

@@ -74,7 +74,7 @@ def make_app(ws: Workspace, allowed_hosts: set[str] | None) -> bottle.Bottle:
                 return _error(p.message, p.status, path=p.path)
             except ValueError as e:  # a request body that is not one of api.py's types
                 return _error(str(e), 400)
-            except Exception as e:  # a bug: a message on the page, the traceback on the console
+            except Exception as e:  # noqa: BLE001 - a bug: a message on the page, the traceback on the console
                 traceback.print_exc(file=sys.stderr)
                 return _error(f"internal error: {type(e).__name__}: {e}", 500)
         wrapper.__name__ = fn.__name__
@@ -192,7 +192,7 @@ def make_app(ws: Workspace, allowed_hosts: set[str] | None) -> bottle.Bottle:
 
 
 class _Quiet(WSGIRequestHandler):
-    def log_message(self, format: str, *args: Any) -> None:  # noqa: A002 - the base class's name
+    def log_message(self, format: str, *args: Any) -> None:
         log.info("%s %s", self.address_string(), format % args)
 
 

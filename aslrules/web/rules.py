@@ -5,7 +5,6 @@ from __future__ import annotations
 
 import multiprocessing
 import os
-import re
 import threading
 from concurrent.futures import Future, ProcessPoolExecutor
 from importlib import resources
@@ -119,7 +118,7 @@ class Rules:
             rep = f.result()
         except InputError as e:
             return {"state": "error", "message": str(e), "rulings": {}}
-        except Exception as e:  # a worker that died: a message, never a traceback
+        except Exception as e:  # noqa: BLE001 - a worker that died: a message, never a traceback
             return {"state": "error", "message": f"the rulings check failed: {type(e).__name__}: {e}", "rulings": {}}
         return {"state": "done", "fit": rep["fit"]["readings"],
                 "rulings": {r["ruling"]: {"check": r["check"], "verdict": r["verdict"]} for r in rep["rulings"]}}
@@ -130,5 +129,3 @@ def default_rulings() -> str | None:
     return "rulings" if os.path.isdir("rulings") and any(
         n.endswith((".yaml", ".yml")) for _, _, ns in os.walk("rulings") for n in ns) else None
 
-
-_RULE_ID = re.compile(r"^[A-Za-z0-9][A-Za-z0-9 .,()*'/&-]{0,39}$")

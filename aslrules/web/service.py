@@ -322,7 +322,7 @@ class Workspace:
                 raise Problem("save as: a new file name in the served directory, like my_turn.yaml (letters, "
                               f"digits, '_', '-', '.'; ending .yaml), got {save_as!r}", path="save_as")
             path = os.path.join(self.directory, save_as)
-            new_name = os.path.relpath(path, self.directory if os.path.isdir(self.target) else self.directory)
+            new_name = os.path.relpath(path, self.directory)
         else:
             path, new_name = source, name
         text = situation_yaml(data)
