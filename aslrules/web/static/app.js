@@ -543,7 +543,7 @@ async function askSelection() {
   if (!doc) return;
   const questions = (doc.ask || []).length + (doc.expect || []).length;
   const intro = el("p", { class: "hint" }, questions
-    ? `This file states ${questions} question(s) (ask:/expect:): a click shows those the unit fires in; click the map's background for all of them.`
+    ? `This file states ${questions} question(s) (ask:/expect:): a click on a unit shows those it fires in, a click on an empty hex all of them.`
     : "Click a DEFENDER unit, weapon or Location for its attacks (in the MPh against the moving unit, in the DFPh against the enemy Locations); an ATTACKER unit for the attacks on it.");
   let req = { name: S.name, situation: payload() }, keep = () => true, head = "All answers";
   if (sel && (sel.kind === "unit" || sel.kind === "weapon")) {
@@ -558,7 +558,7 @@ async function askSelection() {
     const def = ids.filter((i) => sideOf(i, doc) !== doc.attacker), att = ids.filter((i) => sideOf(i, doc) === doc.attacker);
     if (def.length) { keep = (a) => ((a.roles || {}).firer || []).concat((a.roles || {}).director || []).some((i) => def.includes(i)); head = `Attacks from ${sel.hex} (${def.join(", ")})`; }
     else if (att.length) { keep = (a) => ((a.roles || {}).target || []).some((i) => att.includes(i)); head = `Attacks on ${sel.hex} (${att.join(", ")})`; }
-    else { pane.replaceChildren(intro, el("p", {}, `${sel.hex}: no unit there.`)); return; }
+    else head = `All answers (${sel.hex}: no unit there)`;
   }
   pane.replaceChildren(intro, el("h2", {}, head), el("p", { class: "hint", id: "asking" }, "asking…"));
   const seq = (S.askSeq = (S.askSeq || 0) + 1);
