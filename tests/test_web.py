@@ -354,3 +354,10 @@ def test_serve_busy_port_and_bad_target(tmp_path: Path) -> None:
     assert code == 2 and "nothing there" in err
     code, _, err = cli("serve", "--port", "70000")
     assert code == 2 and "port number" in err
+
+
+def test_serve_without_the_web_extra(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setitem(sys.modules, "bottle", None)  # import bottle fails, as without the extra
+    monkeypatch.delitem(sys.modules, "aslrules.web.app", raising=False)
+    code, _, err = cli("serve", str(ROOT / "examples"), "--port", "0")
+    assert code == 2 and "pip install 'aslrules[web]'" in err and "Traceback" not in err
