@@ -62,7 +62,11 @@ class Server:
 
     def __init__(self, target: Path):
         env = {**os.environ, "PYTHONUNBUFFERED": "1"}
-        self.proc = subprocess.Popen([sys.executable, "-m", "aslrules", "serve", str(target), "--port", "0"],
+        rulings = target.parent / "rulings"  # one small ruling, not the repo's whole corpus
+        rulings.mkdir(exist_ok=True)
+        shutil.copy(ROOT / "tests" / "data" / "rulings" / "report" / "T1.yaml", rulings)
+        self.proc = subprocess.Popen([sys.executable, "-m", "aslrules", "serve", str(target), "--port", "0",
+                                      "--rulings", str(rulings)],
                                      stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=env)
         line = self.proc.stdout.readline() if self.proc.stdout else ""
         found = re.search(r"http://127\.0\.0\.1:\d+/", line)
@@ -146,6 +150,7 @@ def test_click_the_german_squad(browser: Any, serve: Any, shots: Path) -> None:
     card.locator('a.rule[data-rule="A8.1"]').first.click()
     page.wait_for_selector("#tab-rule .statement")
     assert "Defensive First Fire only in the ATTACKER's MPh" in page.locator("#tab-rule").inner_text()
+    page.wait_for_selector('#tab-rule .ruling[data-ruling="T1"] .check.holds')  # as aslrules rulings says
     # the first load: the page, its script and style, the schema, the file and the rules
     size = page.evaluate("""() => performance.getEntriesByType('navigation')
                                   .concat(performance.getEntriesByType('resource'))

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import argparse
 import errno
+import signal
 import sys
 
 from ..errors import InputError
@@ -67,8 +68,7 @@ def _cmd_serve(args: argparse.Namespace) -> int:
     if args.host is not None and host not in ("127.0.0.1", "localhost", "::1"):
         print(f"aslrules serve: listening on {host}: anyone who reaches it can read and save these files",
               file=sys.stderr, flush=True)
-    if ws.rules.rulings:
-        ws.rules.start_check()
+    signal.signal(signal.SIGTERM, lambda *_: sys.exit(0))  # stop as Ctrl-C does (the rulings check too)
     try:
         srv.serve_forever(poll_interval=0.2)
     except KeyboardInterrupt:

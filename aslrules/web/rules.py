@@ -6,7 +6,6 @@ from __future__ import annotations
 import multiprocessing
 import os
 import threading
-from concurrent.futures import Future, ProcessPoolExecutor
 from importlib import resources
 from pathlib import Path
 from typing import Any
@@ -71,7 +70,9 @@ class Rules:
         self.rulings_dir = rulings
         self.rulings: list[dict[str, Any]] = []
         self.rulings_error: str | None = None
-        self._future: Future | None = None
+        self._proc: Any = None
+        self._recv: Any = None
+        self._result: tuple[str, Any] | None = None
         self._lock = threading.Lock()
         if rulings is not None:
             self._load(rulings)
@@ -98,30 +99,50 @@ class Rules:
                 "rulings_error": self.rulings_error}
 
     def start_check(self) -> None:
-        """Check the rulings (as `aslrules rulings` does) in a worker process, once."""
+        """Check the rulings (as `aslrules rulings` does) in a worker process, once: a daemon, so
+        it ends with the server."""
         with self._lock:
-            if self._future is None and self.rulings:
-                pool = ProcessPoolExecutor(1, mp_context=multiprocessing.get_context("spawn"))
-                self._future = pool.submit(_check, [self.rulings_dir])
-                pool.shutdown(wait=False)
+            if self._proc is None and self.rulings:
+                ctx = multiprocessing.get_context("spawn")
+                recv, send = ctx.Pipe(duplex=False)
+                self._proc = ctx.Process(target=_check_into, args=([self.rulings_dir], send), daemon=True)
+                self._proc.start()
+                send.close()
+                self._recv = recv
 
     def check_status(self) -> dict[str, Any]:
         """{state: none | checking | done | error, rulings: {id: {check, verdict}}}."""
         if not self.rulings:
             return {"state": "none", "rulings": {}}
         self.start_check()
-        f = self._future
-        assert f is not None
-        if not f.done():
-            return {"state": "checking", "rulings": {}}
-        try:
-            rep = f.result()
-        except InputError as e:
-            return {"state": "error", "message": str(e), "rulings": {}}
-        except Exception as e:  # noqa: BLE001 - a worker that died: a message, never a traceback
-            return {"state": "error", "message": f"the rulings check failed: {type(e).__name__}: {e}", "rulings": {}}
+        with self._lock:
+            if self._result is None:
+                if self._recv.poll():
+                    try:
+                        self._result = self._recv.recv()
+                    except EOFError:
+                        self._result = ("error", "the rulings check stopped without an answer")
+                elif not self._proc.is_alive():
+                    self._result = ("error", "the rulings check stopped without an answer")
+                else:
+                    return {"state": "checking", "rulings": {}}
+        state, rep = self._result
+        if state == "error":
+            return {"state": "error", "message": rep, "rulings": {}}
         return {"state": "done", "fit": rep["fit"]["readings"],
                 "rulings": {r["ruling"]: {"check": r["check"], "verdict": r["verdict"]} for r in rep["rulings"]}}
+
+
+def _check_into(paths: list[str], conn: Any) -> None:
+    """The worker: the report, or a message (never a traceback), sent to the server."""
+    try:
+        conn.send(("done", _check(paths)))
+    except InputError as e:
+        conn.send(("error", str(e)))
+    except Exception as e:  # noqa: BLE001 - a message on the page
+        conn.send(("error", f"the rulings check failed: {type(e).__name__}: {e}"))
+    finally:
+        conn.close()
 
 
 def default_rulings() -> str | None:
