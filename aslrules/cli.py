@@ -16,6 +16,7 @@ import sys
 from collections.abc import Sequence
 
 from . import __version__, curator_cli
+from .web import command as web_command
 from .errors import InputError
 
 log = logging.getLogger("aslrules")
@@ -80,6 +81,7 @@ def _parser() -> argparse.ArgumentParser:
                        "Example: aslrules new my_turn.yaml")
     n.add_argument("file", nargs="?", help="where to write it (default: standard output)")
     curator_cli.add_parsers(sub)
+    web_command.add_parsers(sub)
     return p
 
 
@@ -261,7 +263,8 @@ def _cmd_schema(args: argparse.Namespace) -> int:
 
 
 _COMMANDS = {"ask": _cmd_ask, "check": _cmd_check, "schema": _cmd_schema, "validate": _cmd_validate,
-             "new": _cmd_new, "replay": _cmd_replay, **curator_cli.COMMANDS}
+             "new": _cmd_new, "replay": _cmd_replay, **curator_cli.COMMANDS,
+             **web_command.COMMANDS}
 
 
 def main(argv: Sequence[str] | None = None) -> int:
