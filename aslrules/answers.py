@@ -57,9 +57,6 @@ class Reason:
     text: str
     role: str = "note"
 
-    def as_dict(self) -> dict[str, str]:
-        return {"rule": self.rule, "text": self.text, "role": self.role}
-
 
 @dataclass
 class Part:
@@ -68,9 +65,6 @@ class Part:
     rule: str
     text: str
     value: int
-
-    def as_dict(self) -> dict[str, Any]:
-        return {"rule": self.rule, "text": self.text, "value": self.value}
 
 
 @dataclass
@@ -107,15 +101,15 @@ class Answer:
 
     def as_dict(self) -> dict[str, Any]:
         return {
-            "question": _qid_text(self.qid),
+            "question": str(self.qid) if isinstance(self.qid, Term) else self.qid,
             "kind": self.kind,
             "verdict": self.verdict,
             "roles": {role: [_json(x) for x in ids] for role, ids in self.roles.items()},
-            "reasons": [r.as_dict() for r in self.reasons],
+            "reasons": [dict(vars(r)) for r in self.reasons],
             "figures": {name: _json(v) for name, v in self.figures.items()},
-            "figure_reasons": {name: {_key_text(k): [r.as_dict() for r in rs] for k, rs in by_key.items()}
+            "figure_reasons": {name: {_key_text(k): [dict(vars(r)) for r in rs] for k, rs in by_key.items()}
                                for name, by_key in self.figure_reasons.items()},
-            "parts": {name: [p.as_dict() for p in ps] for name, ps in self.parts.items()},
+            "parts": {name: [dict(vars(p)) for p in ps] for name, ps in self.parts.items()},
         }
 
 
@@ -139,11 +133,6 @@ def _key_text(k: Any) -> str:
         return text_of(k)
     return str(k)
 
-
-def _qid_text(qid: Any) -> Any:
-    if isinstance(qid, Term):
-        return str(qid)
-    return qid
 
 
 def read_answers(atoms: list[Term]) -> dict[Any, Answer]:

@@ -14,12 +14,12 @@ from clingo import Function, Number, String
 
 from . import model
 from .answers import Answer, fmt_number, read_answers
-from .engine import Solver, solver
+from .fast import Solver, solver
 from .errors import InputError
 from .facts import FactBuilder, question_facts, situation_facts
 from .inputcheck import raise_input_errors
 from .loader import case_files, load_file, parse_location
-from .model import Expectation, Location, Situation
+from .model import Expectation, Situation
 from .schema import ABSENT
 
 _ENGINE: Solver | None = None
@@ -88,46 +88,28 @@ def geometry(a: str, b: str, *, range_override: int | None = None, blocked: bool
     As in a situation file, an unprefixed hex takes the board of a prefixed one.
     `range_override` and `blocked` stand for a `lines_of_sight` entry from `a` to `b`.
     """
-    la, lb = parse_location(a), parse_location(b)
-    boards = {x.hex.board for x in (la, lb)} - {""}
-    if len(boards) == 1:
-        (board,) = boards
-        la, lb = (_on_board(x, board) for x in (la, lb))
-    fb = FactBuilder()
+    boards = {parse_location(x).hex.board for x in (a, b)} - {""}
+    fb = FactBuilder(boards.pop() if len(boards) == 1 else "")
     for name, values in model.READINGS.items():
         value = (readings or {}).get(name, values[0])
         if value not in values:
             raise ValueError(f"reading {name} is one of {', '.join(values)}")
         fb.add("reading", Function(name), Function(value))
-    sa, sb = fb.location(la), fb.location(lb)
+    (sa, ha), (sb, hb) = ((fb.location(x), fb.hex(x)) for x in (a, b))
     if range_override is not None:
-        fb.add("los_range", String(la.hex.name), String(lb.hex.name), Number(range_override))
+        fb.add("los_range", ha, hb, Number(range_override))
     if blocked:
-        fb.add("los_blocked", String(la.hex.name), String(lb.hex.name))
+        fb.add("los_blocked", ha, hb)
     fb.add("need_pair", sa, sb)
     atoms = (eng or engine()).solve(fb.facts)
-    return Geometry(
-        range=next((s.arguments[2] for s in atoms if s.name == "range"
-                    and s.arguments[:2] == (la.hex.name, lb.hex.name)), None),
-        adjacent=any(s.name == "adjacent" and s.arguments == (la.name, lb.name) for s in atoms),
-    )
-
-
-def _on_board(loc: Location, board: str) -> Location:
-    h = loc.hex
-    if h.board:
-        return loc
-    return Location(model.Hex(board=board, col=h.col, row=h.row, name=board + h.name), loc.level)
+    return Geometry(range=next((s.arguments[2] for s in atoms if s.name == "range"
+                                and s.arguments[:2] == (ha.string, hb.string)), None),
+                    adjacent=any(s.name == "adjacent" and s.arguments == (sa.string, sb.string) for s in atoms))
 
 
 def hex_range(a: str, b: str, **kw: Any) -> int | None:
     """The range in hexes between two hex ids (or Locations), as the KB computes it."""
     return geometry(a, b, **kw).range
-
-
-def adjacent(loc_a: str, loc_b: str, **kw: Any) -> bool:
-    """Whether two Locations are ADJACENT (A.8, level-sensitive), as the KB decides it."""
-    return geometry(loc_a, loc_b, **kw).adjacent
 
 
 # --------------------------------------------------------------------------- checking
@@ -346,17 +328,5 @@ def iter_case_files(paths: Iterable[str]) -> list[str]:
     return case_files(list(paths))
 
 
-__all__ = [
-    "Geometry",
-    "Mismatch",
-    "Outcome",
-    "Report",
-    "adjacent",
-    "ask",
-    "check",
-    "check_files",
-    "compare",
-    "engine",
-    "geometry",
-    "hex_range",
-]
+__all__ = ["Geometry", "Mismatch", "Outcome", "Report", "ask", "check", "check_files", "compare", "engine",
+           "geometry", "hex_range"]

@@ -85,12 +85,6 @@ class Situation:
         """The line of a field (or of the nearest enclosing one) in the file."""
         return line_at(self.lines, path)
 
-    def __getstate__(self) -> dict[str, Any]:
-        return self.__dict__
-
-    def __setstate__(self, state: dict[str, Any]) -> None:
-        self.__dict__.update(state)
-
     def __getattr__(self, name: str) -> Any:  # title, phase, attacker, units, ...
         if name == "data":
             raise AttributeError(name)
