@@ -18,8 +18,8 @@ from .fast import Solver, solver
 from .errors import InputError
 from .facts import FactBuilder, question_facts, situation_facts
 from .inputcheck import raise_input_errors
-from .loader import case_files, load_file, parse_location
-from .model import Expectation, Situation
+from .loader import case_files, load_file
+from .model import Expectation, Situation, parse_location
 from .schema import ABSENT
 
 _ENGINE: Solver | None = None

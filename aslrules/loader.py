@@ -1,19 +1,16 @@
-"""Read a situation or case file into the format's types (aslrules.schema), strictly.
+"""Read a situation or case file into the format's types (aslrules.schema), strictly; every
+error is an InputError `file:line: field.path: expected X, got Y`.
 
-Three steps, each reporting `file:line: field.path: expected X, got Y` (InputError):
-
-1. `compose`: YAML events (libyaml when PyYAML has it) become plain values, iteratively (no
-   nesting deep enough to break a C stack), with the line of every value. One strict table reads
-   scalars: decimal numbers only (`010`, `0x10`, `1:30` stay text), exact decimals (`10.5` is a
-   Fraction), no tags but the standard ones, bounded size, depth and alias expansion.
-2. msgspec converts the values into the schema's Structs (types, vocabularies, bounds); its
-   error's path is found in the file and the schema's type there put into words.
-3. `_Reader.walk` checks the result by the schema's field metadata: exact numbers on the 1/64
-   grid, hex ids and board prefixes, ids defined once and references resolved, fields allowed
-   only on some units; then the few checks that compare two fields.
-
-The loader knows no ASL rule; what only the map's geometry can tell (is this hex adjacent?)
-the KB reports as `input_error` when the situation is answered (kb/input_checks.lp).
+1. `compose`: YAML events (libyaml's parser when PyYAML has it) become plain values,
+   iteratively, with the line of each. One strict table reads scalars: decimal numbers only
+   (`010`, `0x10`, `1:30` stay text), exact decimals (`10.5` is a Fraction), the standard tags
+   only; size, depth and alias expansion are bounded.
+2. msgspec converts the values into the schema's Structs; its error's path is found in the file
+   and the schema's type there put into words (`describe`).
+3. `_Reader` checks the result by the schema's field metadata (exact numbers on the 1/64 grid,
+   hex ids and boards, ids defined once and references resolved, fields only some units take),
+   then the few checks that compare fields. What only the map can tell (is this hex adjacent?)
+   the KB reports when the situation is answered (kb/input_checks.lp).
 """
 
 from __future__ import annotations
@@ -33,74 +30,14 @@ import yaml
 
 from . import schema as S
 from .errors import InputError
-from .model import Counter, Expectation, Hex, Location, Situation, line_at
+from .model import HEX_FORM, LOCATION_FORM, Expectation, Location, Situation, line_at, parse_counter, parse_hex, \
+    parse_location
 
 __all__ = ["load_file", "load_text", "parse_counter", "parse_hex", "parse_location"]
 
 MAX_BYTES = 1 << 20  # 1 MiB
 MAX_NODES = 20_000  # YAML values, aliases counted each time they are used
 MAX_DEPTH = 32  # the format nests at most 6 deep
-MIN_LEVEL, MAX_LEVEL = -1, 9
-
-# --------------------------------------------------------------------------- hexes and counters
-
-_COLUMNS = [chr(c) for c in range(ord("A"), ord("Z") + 1)] + [chr(c) * 2 for c in range(ord("A"), ord("G") + 1)]
-_COLUMN_INDEX = {name: index for index, name in enumerate(_COLUMNS)}
-_HEX_RE = re.compile(r"([0-9]*)([A-Z]{1,2})(0|[1-9][0-9]?)")
-_LOCATION_RE = re.compile(r"(.*?)(?:@(-?[0-9]+))?")  # matches every string
-_HEX_FORM = "a hex id like X2 or 1X2 (optional board number, column A..Z or AA..GG, row)"
-_LOCATION_FORM = "a Location like X2, X2@1 or 1X2 (hex id, optional @level -1..9)"
-
-
-@lru_cache(maxsize=1 << 12)
-def parse_hex(text: str) -> Hex:
-    """Parse a hex id ("X2", "1X2", "GG10") on the geomorphic grid; ValueError("expected ...")."""
-    match = _HEX_RE.fullmatch(text)
-    if match is None:
-        raise ValueError(_HEX_FORM)
-    board, letters, row = match[1], match[2], int(match[3])
-    col = _COLUMN_INDEX.get(letters)
-    if col is None:
-        raise ValueError("a hex on the board: columns A..Z then AA..GG")
-    low = 1 if col % 2 == 0 else 0
-    if not low <= row <= 10:
-        raise ValueError(f"a hex on the board: column {letters} holds rows {low}..10")
-    board = str(int(board)) if board else ""
-    return Hex(board=board, col=col, row=row, name=f"{board}{letters}{row}")
-
-
-@lru_cache(maxsize=1 << 12)
-def parse_location(text: str) -> Location:
-    """Parse a Location ("X2", "X2@1", "1X2", "3R6@2", "X2@-1"); ValueError("expected ...")."""
-    hex_text, level_text = _LOCATION_RE.fullmatch(text).groups()  # type: ignore[union-attr]
-    if "@" in hex_text:
-        raise ValueError(_LOCATION_FORM)
-    hex_ = parse_hex(hex_text)
-    level = 0 if level_text is None else int(level_text)
-    if not MIN_LEVEL <= level <= MAX_LEVEL:
-        raise ValueError(f"a level from {MIN_LEVEL} to {MAX_LEVEL}")
-    return Location(hex_, level)
-
-
-_MMC_RE = re.compile(r"([1-9][0-9]?)-([1-9][0-9]?)-([1-9][0-9]?)")
-_LEADER_RE = re.compile(r"([1-9][0-9]?)([+-])([0-9])")
-
-
-@lru_cache(maxsize=1 << 10)
-def parse_counter(text: str, unit_type: str) -> Counter:
-    """Parse a counter's printed values for a unit type; ValueError("expected ...")."""
-    if unit_type in ("squad", "half_squad", "crew", "hero"):
-        match = _MMC_RE.fullmatch(text)
-        if match is None:
-            raise ValueError("a counter like 4-6-7 (FP-range-morale)")
-        return Counter(text=text, fp=int(match[1]), range=int(match[2]), morale=int(match[3]))
-    if unit_type == "leader":
-        match = _LEADER_RE.fullmatch(text)
-        if match is None:
-            raise ValueError("a leader counter like 8-1, 7-0 or 6+1 (morale and leadership DRM)")
-        return Counter(text=text, morale=int(match[1]), leadership=int(match[3]) * (1 if match[2] == "+" else -1))
-    return Counter(text=text)
-
 
 # --------------------------------------------------------------------------- entry points
 
@@ -179,8 +116,9 @@ def compose(text: str, name: str) -> tuple[Any, dict[tuple, tuple[int, int]], di
     (a field of text takes it as written: `id: 467`)."""
     lines: dict[tuple, tuple[int, int]] = {}
     texts: dict[tuple, str] = {}
-    anchors: dict[str, tuple[Any, int]] = {}
-    stack: list[list] = []  # open collections: [value, path, key read (None: a key comes next), its line, size]
+    anchors: dict[str, tuple[Any, int]] = {}  # anchor -> (value, how many values it counts for)
+    stack: list[list] = []  # open collections: [value, path, key (None: a key comes next), key's line,
+    #                          values counted before it, anchor, line]
     root: list[Any] = []
     count = documents = 0
 
@@ -194,8 +132,8 @@ def compose(text: str, name: str) -> tuple[Any, dict[tuple, tuple[int, int]], di
     def fail(line: int | None, expected: str, got: object = None, path: tuple | None = None) -> NoReturn:
         raise InputError(name, line, _path_text(here() if path is None else path), expected, got)
 
-    def place(value: Any, line: int, size: int) -> tuple | None:
-        """Put a finished value where it goes; its path (None for a key)."""
+    def place(value: Any, line: int, size: int = 1) -> tuple | None:
+        """Count a finished value and put it where it goes; its path (None for a key)."""
         nonlocal count
         count += size
         if count > MAX_NODES:
@@ -206,7 +144,6 @@ def compose(text: str, name: str) -> tuple[Any, dict[tuple, tuple[int, int]], di
             return ()
         frame = stack[-1]
         container, path, key = frame[:3]
-        frame[4] += size
         if isinstance(container, list):
             path += (len(container),)
             container.append(value)
@@ -214,18 +151,15 @@ def compose(text: str, name: str) -> tuple[Any, dict[tuple, tuple[int, int]], di
             return path
         if key is None:
             if not isinstance(value, str):
-                fail(line, _KEY, "a mapping" if isinstance(value, dict) else "a list" if isinstance(value, list)
-                     else value)
+                fail(line, _KEY, _got(value) if isinstance(value, (dict, list)) else value)
             if value in container:
                 fail(line, f"each key once, '{value}' is already given at line {lines[path + (value,)][1]}",
                      path=path + (value,))
             frame[2], frame[3] = value, line
             return None
-        container[key] = value
-        frame[2] = None
-        path += (key,)
-        lines[path] = (line, frame[3])
-        return path
+        container[key], frame[2] = value, None
+        lines[path + (key,)] = (line, frame[3])
+        return path + (key,)
 
     try:
         for event in yaml.parse(text, Loader=_LOADER):
@@ -237,7 +171,7 @@ def compose(text: str, name: str) -> tuple[Any, dict[tuple, tuple[int, int]], di
                 value = _scalar(event.value, event.implicit[0], event.tag)
                 if event.anchor:
                     anchors[event.anchor] = (value, 1)
-                path = place(value, line, 1)
+                path = place(value, line)
                 if path is not None and not isinstance(value, str):
                     texts[path] = event.value
             elif kind is yaml.MappingStartEvent or kind is yaml.SequenceStartEvent:
@@ -248,17 +182,17 @@ def compose(text: str, name: str) -> tuple[Any, dict[tuple, tuple[int, int]], di
                 mapping = kind is yaml.MappingStartEvent
                 if stack and isinstance(stack[-1][0], dict) and stack[-1][2] is None:
                     fail(line, _KEY, "a mapping" if mapping else "a list")
-                stack.append([{} if mapping else [], here(), None, 0, 1, event.anchor, line])
+                stack.append([{} if mapping else [], here(), None, 0, count, event.anchor, line])
             elif kind is yaml.MappingEndEvent or kind is yaml.SequenceEndEvent:
-                value, _, _, _, size, anchor, start = stack.pop()
-                if anchor:
-                    anchors[anchor] = (value, size)
-                count -= size - 1  # its members were counted as they were placed
-                place(value, start, size)
+                value, _, _, _, start, anchor, line = stack.pop()
+                if anchor:  # it counts for itself and every value in it
+                    anchors[anchor] = (value, count - start + 1)
+                place(value, line)
             elif kind is yaml.AliasEvent:
                 if event.anchor not in anchors:
                     fail(line, f"an anchor &{event.anchor} defined before its alias")
-                place(anchors[event.anchor][0], line, anchors[event.anchor][1])
+                value, size = anchors[event.anchor]
+                place(value, line, size)
             elif kind is yaml.DocumentStartEvent:
                 documents += 1
                 if documents > 1:
@@ -317,9 +251,9 @@ def describe(tp: Any, brief: bool = False) -> str:
 def _describe(inner: Any, limits: dict[str, Any], extra: dict[str, Any], brief: bool) -> str:
     kind, origin = extra.get("kind"), get_origin(inner)
     if inner is str and kind in ("hex", "hexspine", "hexside") or kind == "hex":
-        return _HEX_FORM
+        return HEX_FORM
     if inner is str and kind == "location":
-        return _LOCATION_FORM
+        return LOCATION_FORM
     if origin is Literal:
         return "one of " + ", ".join(map(str, get_args(inner)))
     if inner is bool:
@@ -353,7 +287,7 @@ def _describe(inner: Any, limits: dict[str, Any], extra: dict[str, Any], brief: 
         return f"a list of {describe(get_args(inner)[0], brief)}" + (f" (at most {n})" if n else "")
     if origin is dict:
         key_type, value_type = get_args(inner)
-        key = _LOCATION_FORM if kind == "location" else describe(key_type, brief)
+        key = LOCATION_FORM if kind == "location" else describe(key_type, brief)
         if kind in ("unit", "weapon", "any"):
             key = f"a {'unit or weapon' if kind == 'any' else kind} id"
         return f"a mapping of {key} -> " + (extra.get("description", "") if value_type is Any else
