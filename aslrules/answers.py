@@ -9,15 +9,8 @@ from fractions import Fraction
 from typing import Any
 
 from .facts import SCALE
+from .model import fmt_number
 from .symbols import Term, Value, sort_key
-
-
-def fmt_number(x: Fraction | int) -> str:
-    """10.5 -> '10.5'; 14 -> '14' (FP and MF are multiples of 1/64: exact decimals)."""
-    x = Fraction(x)
-    if x.denominator == 1:
-        return str(x.numerator)
-    return repr(float(x))
 
 
 def to_python(v: Value) -> Any:

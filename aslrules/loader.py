@@ -30,8 +30,8 @@ import yaml
 
 from . import schema as S
 from .errors import InputError
-from .model import HEX_FORM, LOCATION_FORM, Expectation, Location, Situation, line_at, parse_counter, parse_hex, \
-    parse_location
+from .model import HEX_FORM, LOCATION_FORM, Expectation, Location, Situation, fmt_number, line_at, parse_counter, \
+    parse_hex, parse_location
 
 __all__ = ["load_file", "load_text", "parse_counter", "parse_hex", "parse_location"]
 
@@ -234,11 +234,7 @@ def _path_text(path: tuple) -> str:
 def _got(value: Any) -> Any:
     if isinstance(value, (dict, list)):
         return "a mapping" if isinstance(value, dict) else "a list"
-    return _fmt(value) if isinstance(value, Fraction) else value
-
-
-def _fmt(x: Fraction) -> str:
-    return str(x.numerator) if x.denominator == 1 else repr(float(x)) if (x * S.SCALE).denominator == 1 else str(float(x))
+    return fmt_number(value) if isinstance(value, Fraction) else value
 
 
 def describe(tp: Any, brief: bool = False) -> str:
@@ -275,7 +271,8 @@ def _describe(inner: Any, limits: dict[str, Any], extra: dict[str, Any], brief: 
             return "a rule id like A8.312"
         return f"a text of at most {limits.get('max_length', S.TEXT_MAX)} characters"
     if isinstance(inner, type) and issubclass(inner, msgspec.Struct):
-        return f"a mapping ({inner.__name__})" if brief else "a mapping with the keys " + ", ".join(struct_fields(inner))
+        return f"a mapping ({inner.__name__})" if brief else "a mapping with the keys " + \
+            ", ".join(struct_fields(inner))
     if inner is Any and extra.get("description"):
         return extra["description"]
     if origin is list:
@@ -493,8 +490,8 @@ class _Reader:
                 if isinstance(item, (str, S.Base)):
                     self.check(item, path + (i,), extra)
             if kind in _REFS or kind == "location" or extra.get("fact") and value and isinstance(value[0], str):
-                words = "each id" if kind in _REFS else "each Location" if kind == "location" else f"each {path[-1]} word"
-                self.distinct(value, path, words + " once")
+                self.distinct(value, path, "each id once" if kind in _REFS else "each Location once"
+                              if kind == "location" else f"each {path[-1]} word once")
         elif isinstance(value, dict):
             for key, item in value.items():
                 if kind == "location":
@@ -514,9 +511,9 @@ class _Reader:
     def number(self, value: Fraction, path: tuple, extra: dict[str, Any]) -> None:
         low, high = extra.get("min", 0), extra.get("max", 999)
         if not low <= value <= high:
-            self.fail(path, f"a number from {low} to {high} (like 4 or 1.5)", self.texts.get(path, _fmt(value)))
+            self.fail(path, f"a number from {low} to {high} (like 4 or 1.5)", self.texts.get(path) or fmt_number(value))
         if (value * S.SCALE).denominator != 1:
-            self.fail(path, f"a multiple of 1/{S.SCALE} (like 10.5 or 0.25)", self.texts.get(path, _fmt(value)))
+            self.fail(path, f"a multiple of 1/{S.SCALE} (like 10.5 or 0.25)", self.texts.get(path) or fmt_number(value))
 
     def hex(self, text: str, path: tuple, location: bool = False, key: bool = False) -> None:
         try:
@@ -604,8 +601,8 @@ class _Reader:
                 self.fail(path + ("shots", k, "weapon"), f"one of {unit.id}'s own weapons", shot.weapon)
         for k, attack in enumerate(unit.attacked_here):
             if unit.moving is not None and attack.at_mf is not None and attack.at_mf > unit.moving.mf_here:
-                self.fail(path + ("attacked_here", k, "at_mf"),
-                          f"an MF count at most mf_here ({_fmt(unit.moving.mf_here)})", _fmt(attack.at_mf))
+                self.fail(path + ("attacked_here", k, "at_mf"), f"an MF count at most mf_here "
+                          f"({fmt_number(unit.moving.mf_here)})", fmt_number(attack.at_mf))
 
     def only(self, obj: Any, owner: str, path: tuple) -> None:
         """Fields the schema allows only on some unit types or weapon kinds (`only`)."""

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass, field
+from fractions import Fraction
 from functools import lru_cache
 from typing import Any
 
@@ -105,6 +106,11 @@ def parse_counter(text: str, unit_type: str) -> Counter:
             raise ValueError("a leader counter like 8-1, 7-0 or 6+1 (morale and leadership DRM)")
         return Counter(text=text, morale=int(match[1]), leadership=int(match[3]) * (1 if match[2] == "+" else -1))
     return Counter(text=text)
+
+
+def fmt_number(x: Fraction | int) -> str:
+    """10.5 -> '10.5'; 14 -> '14' (FP and MF are multiples of 1/64: exact decimals)."""
+    return str(x.numerator) if x.denominator == 1 else str(float(x))
 
 
 @dataclass
