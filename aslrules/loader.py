@@ -117,86 +117,74 @@ def compose(text: str, name: str) -> tuple[Any, dict[tuple, tuple[int, int]], di
     lines: dict[tuple, tuple[int, int]] = {}
     texts: dict[tuple, str] = {}
     anchors: dict[str, tuple[Any, int]] = {}  # anchor -> (value, how many values it counts for)
-    stack: list[list] = []  # open collections: [value, path, key (None: a key comes next), key's line,
-    #                          values counted before it, anchor, line]
-    root: list[Any] = []
-    count = documents = 0
+    events = iter(yaml.parse(text, Loader=_LOADER))
+    count = 0
 
-    def here() -> tuple:
-        """The path of the value being read."""
-        if not stack:
-            return ()
-        value, path, key = stack[-1][:3]
-        return path + (len(value),) if isinstance(value, list) else path if key is None else path + (key,)
+    def fail(line: int | None, expected: str, got: object = None, path: tuple = ()) -> NoReturn:
+        raise InputError(name, line, _path_text(path), expected, got)
 
-    def fail(line: int | None, expected: str, got: object = None, path: tuple | None = None) -> NoReturn:
-        raise InputError(name, line, _path_text(here() if path is None else path), expected, got)
-
-    def place(value: Any, line: int, size: int = 1) -> tuple | None:
-        """Count a finished value and put it where it goes; its path (None for a key)."""
+    def read(event: Any, path: tuple, depth: int, key: bool = False) -> tuple[Any, int, str | None]:
+        """The value `event` starts, read to its end and counted (a collection nests at most
+        MAX_DEPTH deep: so does this recursion); its line and, for a scalar, its text. `path` is
+        where it goes (a key: its mapping)."""
         nonlocal count
-        count += size
+        kind, line, size = type(event), event.start_mark.line + 1, 1
+        if kind is yaml.AliasEvent:
+            if event.anchor not in anchors:
+                fail(line, f"an anchor &{event.anchor} defined before its alias", path=path)
+            value, size = anchors[event.anchor]
+        elif kind is yaml.ScalarEvent:
+            if event.tag not in _SCALAR_TAGS:
+                fail(line, "a plain YAML value (no tag like !!binary or !custom)", event.tag, path)
+            value = _scalar(event.value, event.implicit[0], event.tag)
+        else:
+            if event.tag not in (None, "!", _TAG + "map", _TAG + "seq"):
+                fail(line, "a plain YAML value (no tag like !!binary or !custom)", event.tag, path)
+            if depth >= MAX_DEPTH:
+                fail(line, f"YAML nested at most {MAX_DEPTH} deep", path=path)
+            if key:
+                fail(line, _KEY, "a mapping" if kind is yaml.MappingStartEvent else "a list", path)
+            start = count
+            value = [] if kind is yaml.SequenceStartEvent else {}
+            for item in events:
+                if type(item) in (yaml.SequenceEndEvent, yaml.MappingEndEvent):
+                    break
+                key_line = None
+                if isinstance(value, dict):
+                    k, key_line, _ = read(item, path, depth + 1, key=True)
+                    if not isinstance(k, str):
+                        fail(key_line, _KEY, _got(k) if isinstance(k, (dict, list)) else k, path)
+                    if k in value:
+                        fail(key_line, f"each key once, '{k}' is already given at line {lines[path + (k,)][1]}",
+                             path=path + (k,))
+                    item = next(events)
+                here = path + ((len(value),) if key_line is None else (k,))
+                got, line_of, text_of = read(item, here, depth + 1)
+                if key_line is None:
+                    value.append(got)
+                else:
+                    value[k] = got
+                lines[here] = (line_of, key_line or line_of)
+                if text_of is not None and not isinstance(got, str):
+                    texts[here] = text_of
+            size = count - start + 1
+        if kind is not yaml.AliasEvent and event.anchor:
+            anchors[event.anchor] = (value, size)
+        count += size if kind is yaml.AliasEvent else 1
         if count > MAX_NODES:
-            fail(line, f"at most {MAX_NODES} YAML values (aliases counted each time they are used)")
-        if not stack:
-            root.append(value)
-            lines[()] = (line, line)
-            return ()
-        frame = stack[-1]
-        container, path, key = frame[:3]
-        if isinstance(container, list):
-            path += (len(container),)
-            container.append(value)
-            lines[path] = (line, line)
-            return path
-        if key is None:
-            if not isinstance(value, str):
-                fail(line, _KEY, _got(value) if isinstance(value, (dict, list)) else value)
-            if value in container:
-                fail(line, f"each key once, '{value}' is already given at line {lines[path + (value,)][1]}",
-                     path=path + (value,))
-            frame[2], frame[3] = value, line
-            return None
-        container[key], frame[2] = value, None
-        lines[path + (key,)] = (line, frame[3])
-        return path + (key,)
+            fail(line, f"at most {MAX_NODES} YAML values (aliases counted each time they are used)", path=path)
+        return value, line, event.value if kind is yaml.ScalarEvent else None
 
+    root, documents = None, 0
     try:
-        for event in yaml.parse(text, Loader=_LOADER):
-            kind = type(event)
-            line = event.start_mark.line + 1 if event.start_mark is not None else None
-            if kind is yaml.ScalarEvent:
-                if event.tag not in _SCALAR_TAGS:
-                    fail(line, "a plain YAML value (no tag like !!binary or !custom)", event.tag)
-                value = _scalar(event.value, event.implicit[0], event.tag)
-                if event.anchor:
-                    anchors[event.anchor] = (value, 1)
-                path = place(value, line)
-                if path is not None and not isinstance(value, str):
-                    texts[path] = event.value
-            elif kind is yaml.MappingStartEvent or kind is yaml.SequenceStartEvent:
-                if event.tag not in (None, "!", _TAG + "map", _TAG + "seq"):
-                    fail(line, "a plain YAML value (no tag like !!binary or !custom)", event.tag)
-                if len(stack) >= MAX_DEPTH:
-                    fail(line, f"YAML nested at most {MAX_DEPTH} deep")
-                mapping = kind is yaml.MappingStartEvent
-                if stack and isinstance(stack[-1][0], dict) and stack[-1][2] is None:
-                    fail(line, _KEY, "a mapping" if mapping else "a list")
-                stack.append([{} if mapping else [], here(), None, 0, count, event.anchor, line])
-            elif kind is yaml.MappingEndEvent or kind is yaml.SequenceEndEvent:
-                value, _, _, _, start, anchor, line = stack.pop()
-                if anchor:  # it counts for itself and every value in it
-                    anchors[anchor] = (value, count - start + 1)
-                place(value, line)
-            elif kind is yaml.AliasEvent:
-                if event.anchor not in anchors:
-                    fail(line, f"an anchor &{event.anchor} defined before its alias")
-                value, size = anchors[event.anchor]
-                place(value, line, size)
-            elif kind is yaml.DocumentStartEvent:
+        for event in events:
+            if type(event) is yaml.DocumentStartEvent:
                 documents += 1
                 if documents > 1:
-                    fail(line, "one YAML document (no second '---')")
+                    fail(event.start_mark.line + 1, "one YAML document (no second '---')")
+            elif type(event) in (yaml.ScalarEvent, yaml.AliasEvent, yaml.MappingStartEvent, yaml.SequenceStartEvent):
+                root, line, _ = read(event, (), 0)
+                lines[()] = (line, line)
     except yaml.MarkedYAMLError as error:
         mark = error.problem_mark or error.context_mark
         problem = (error.problem or error.context or "").strip()
@@ -209,7 +197,7 @@ def compose(text: str, name: str) -> tuple[Any, dict[tuple, tuple[int, int]], di
         raise InputError(name, line, "", "a YAML document", f"unacceptable character #x{error.character:04x}") from None
     except yaml.YAMLError as error:
         raise InputError(name, None, "", "a YAML document", str(error)) from None
-    return (root[0] if root else None), lines, texts
+    return root, lines, texts
 
 
 # --------------------------------------------------------------------------- messages
