@@ -356,18 +356,6 @@ def _walk_plan(cls: type) -> tuple[tuple[str, str, dict[str, Any]], ...]:
                  if extra.get("kind") or any(t not in plain and get_origin(t) is not Literal for t, _, _ in _flat(tp)))
 
 
-@cache
-def _only_plan(cls: type) -> tuple[tuple[str, str, tuple[str, ...], str], ...]:
-    """Fields allowed only on some unit types or weapon kinds: (name, attribute, owners, in words)."""
-    out = []
-    for encoded, (attr, _, extra) in struct_fields(cls).items():
-        only = extra.get("only")
-        if only is not None:
-            what = f"a {only}" if isinstance(only, str) else f"a weapon of kind {', '.join(only)}"
-            out.append((encoded, attr, (only,) if isinstance(only, str) else only, what))
-    return tuple(out)
-
-
 # --------------------------------------------------------------------------- 2. and 3. conversion and checks
 
 _ERROR_RE = re.compile(r"(.*?)(?: - at (?:`key` in )?`\$(.*)`)?", re.DOTALL)
@@ -594,8 +582,10 @@ class _Reader:
 
     def only(self, obj: Any, owner: str, path: tuple) -> None:
         """Fields the schema allows only on some unit types or weapon kinds (`only`)."""
-        for encoded, attr, owners, what in _only_plan(type(obj)):
-            if owner not in owners and _given(obj, attr):
+        for encoded, (attr, _, extra) in struct_fields(type(obj)).items():
+            only = extra.get("only")
+            if only is not None and owner not in ((only,) if isinstance(only, str) else only) and _given(obj, attr):
+                what = f"a {only}" if isinstance(only, str) else f"a weapon of kind {', '.join(only)}"
                 self.fail(path + (encoded,), f"'{encoded}' only on {what}", owner, key=True)
 
     def define(self, ident: str, path: tuple, kind: str, what: str) -> None:
