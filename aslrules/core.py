@@ -2,10 +2,9 @@
 
 from __future__ import annotations
 
-import gc
 import os
-from collections.abc import Iterable, Iterator, Sequence
-from contextlib import contextmanager
+from collections.abc import Iterable, Sequence
+from functools import cache
 from dataclasses import dataclass, field
 from fractions import Fraction
 from typing import Any
@@ -14,7 +13,7 @@ from clingo import Function, Number, String
 
 from . import model
 from .answers import Answer, fmt_number, read_answers
-from .fast import Solver, solver
+from .fast import Solver, no_cyclic_gc, solver
 from .errors import InputError
 from .facts import FactBuilder, question_facts, situation_facts
 from .inputcheck import raise_input_errors
@@ -22,15 +21,10 @@ from .loader import case_files, load_file
 from .model import Expectation, Situation, parse_location
 from .schema import ABSENT
 
-_ENGINE: Solver | None = None
-
-
+@cache
 def engine() -> Solver:
     """The process-wide solver (the KB is parsed once): `aslrules.fast.solver()`'s pick."""
-    global _ENGINE
-    if _ENGINE is None:
-        _ENGINE = solver()
-    return _ENGINE
+    return solver()
 
 
 def build_facts(sit: Situation, *, list_options: bool = False, firer: str | None = None,
@@ -54,8 +48,8 @@ def ask(sit: Situation, *, firer: str | None = None, eng: Solver | None = None) 
     fb = build_facts(sit, list_options=listing, firer=firer, asked=True)
     atoms = eng.solve(fb.facts)
     raise_input_errors(sit, atoms)
-    answers = read_answers(atoms)
-    return [answers[k] for k in _ordered(answers)]
+    answers = read_answers(atoms)  # the questions by number, then the listed options
+    return [answers[k] for k in sorted(answers, key=lambda k: (0, k, "") if isinstance(k, int) else (1, 0, str(k)))]
 
 
 def validate(sit: Situation, *, eng: Solver | None = None) -> None:
@@ -63,10 +57,6 @@ def validate(sit: Situation, *, eng: Solver | None = None) -> None:
     hexes, hexspines, one moving stack, ...), answering nothing."""
     atoms = (eng or engine()).solve(build_facts(sit, asked=True).facts)
     raise_input_errors(sit, atoms)
-
-
-def _ordered(answers: dict[Any, Answer]) -> list[Any]:
-    return sorted(answers, key=lambda k: (0, k, "") if isinstance(k, int) else (1, 0, str(k)))
 
 
 # --------------------------------------------------------------------------- geometry
@@ -193,26 +183,9 @@ def _text(value: Any) -> Any:
     return _num(value)
 
 
-@contextmanager
-def _no_cyclic_gc() -> Iterator[None]:
-    """Python's cycle collector paused while a chunk is answered.
-
-    A chunk allocates hundreds of thousands of small objects (facts, symbols, answers) and
-    makes no reference cycles worth collecting, but each allocation burst triggers a full
-    collection that walks every object alive, the loaded cases included: with 1,000 cases
-    loaded that was a third of the batch's time (bench/run.py).  Collection resumes after."""
-    enabled = gc.isenabled()
-    gc.disable()
-    try:
-        yield
-    finally:
-        if enabled:
-            gc.enable()
-
-
 def _answer_chunk(eng: Solver, chunk: Sequence[Situation]) -> list[dict[Any, Answer]]:
     """Each case's answers, one grounding for the chunk."""
-    with _no_cyclic_gc():
+    with no_cyclic_gc():
         per_case = eng.solve_many([build_facts(s).facts for s in chunk])
         answers = []
         for sit, atoms in zip(chunk, per_case):
@@ -283,7 +256,7 @@ def _error(e: InputError) -> tuple:
 def _check_paths(eng: Solver, paths: Sequence[str]) -> tuple[str, Any]:
     """Load and check one chunk of case files: ("ok", (passed, failures)), or the first error,
     ("load", fields) or ("answer", fields)."""
-    with _no_cyclic_gc():  # loading, too, makes no cycles worth collecting
+    with no_cyclic_gc():  # loading, too, makes no cycles worth collecting
         try:
             chunk = [load_file(p) for p in paths]
         except InputError as e:

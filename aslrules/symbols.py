@@ -48,9 +48,6 @@ class Facts:
             for args in rows:
                 yield pred, args
 
-    def __len__(self) -> int:
-        return sum(map(len, self.table.values()))
-
     @classmethod
     def of(cls, facts: Iterable[Fact]) -> Facts:
         """`facts` grouped (as they are, if they already are)."""
