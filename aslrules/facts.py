@@ -20,8 +20,8 @@ import clingo
 from clingo import Function, Symbol
 
 from . import schema as S
-from .loader import struct_fields
 from .model import Expectation, Location, Situation, parse_counter, parse_location
+from .reference import struct_fields
 from .symbols import Facts
 
 #: Scale of fractional quantities in the KB (kb/input.lp: `#const fs = 64`).

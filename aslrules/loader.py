@@ -6,7 +6,7 @@ error is an InputError `file:line: field.path: expected X, got Y`.
    (`010`, `0x10`, `1:30` stay text), exact decimals (`10.5` is a Fraction), the standard tags
    only; size, depth and alias expansion are bounded.
 2. msgspec converts the values into the schema's Structs; its error's path is found in the file
-   and the schema's type there put into words (`describe`).
+   and the schema's type there put into words (`reference.describe`).
 3. `_Reader` checks the result by the schema's field metadata (exact numbers on the 1/64 grid,
    hex ids and boards, ids defined once and references resolved, fields only some units take),
    then the few checks that compare fields. What only the map can tell (is this hex adjacent?)
@@ -19,8 +19,6 @@ import json
 import os
 import re
 import stat
-import types
-import typing
 from fractions import Fraction
 from functools import cache, lru_cache
 from typing import Any, Literal, NoReturn, get_args, get_origin
@@ -30,8 +28,8 @@ import yaml
 
 from . import schema as S
 from .errors import InputError
-from .model import HEX_FORM, LOCATION_FORM, Expectation, Location, Situation, fmt_number, line_at, parse_counter, \
-    parse_hex, parse_location
+from .model import Expectation, Location, Situation, fmt_number, line_at, parse_counter, parse_hex, parse_location
+from .reference import alternatives, defaults, describe, struct_fields
 
 __all__ = ["load_file", "load_text", "parse_counter", "parse_hex", "parse_location"]
 
@@ -225,110 +223,15 @@ def _got(value: Any) -> Any:
     return fmt_number(value) if isinstance(value, Fraction) else value
 
 
-def describe(tp: Any, brief: bool = False) -> str:
-    """What a value of this schema type looks like, in the words of an error message (`brief`: a
-    mapping of the format is named, not listed, as in the field reference)."""
-    parts = [_describe(inner, limits, extra, brief) for inner, limits, extra in _flat(tp) if inner is not type(None)]
-    return " or ".join(dict.fromkeys(parts)) or "a value"
-
-
-def _describe(inner: Any, limits: dict[str, Any], extra: dict[str, Any], brief: bool) -> str:
-    kind, origin = extra.get("kind"), get_origin(inner)
-    if inner is str and kind in ("hex", "hexspine", "hexside") or kind == "hex":
-        return HEX_FORM
-    if inner is str and kind == "location":
-        return LOCATION_FORM
-    if origin is Literal:
-        return "one of " + ", ".join(map(str, get_args(inner)))
-    if inner is bool:
-        return "true or false"
-    if inner is int:
-        low, high = limits.get("ge"), limits.get("le")
-        return "a whole number" if low is None or high is None else f"a whole number from {low} to {high}"
-    if inner is Fraction:
-        return f"a number from {extra.get('min', 0)} to {extra.get('max', 999)} (like 4 or 1.5)"
-    if inner is str:
-        pattern = limits.get("pattern", "")
-        if kind in ("id", "unit", "weapon", "leader", "any"):
-            return "an id of letters, digits, '-' and '_'"
-        if kind == "side":
-            return "a side name of letters, digits, '-' and '_'"
-        if "L|LL" in pattern:
-            return "a calibre in mm like 75L, 37LL or 20L"
-        if "A-Za-z0-9][" in pattern:
-            return "a rule id like A8.312"
-        return f"a text of at most {limits.get('max_length', S.TEXT_MAX)} characters"
-    if isinstance(inner, type) and issubclass(inner, msgspec.Struct):
-        return f"a mapping ({inner.__name__})" if brief else "a mapping with the keys " + \
-            ", ".join(struct_fields(inner))
-    if inner is Any and extra.get("description"):
-        return extra["description"]
-    if origin is list:
-        if kind == "hexspine":
-            return "a hexspine: two hexes like [X3, Y3], both adjacent to the unit's hex"
-        if kind == "hexside":
-            return "two adjacent hexes like [H7, G7] (a hexside)"
-        n = limits.get("max_length")
-        return f"a list of {describe(get_args(inner)[0], brief)}" + (f" (at most {n})" if n else "")
-    if origin is dict:
-        key_type, value_type = get_args(inner)
-        key = LOCATION_FORM if kind == "location" else describe(key_type, brief)
-        if kind in ("unit", "weapon", "any"):
-            key = f"a {'unit or weapon' if kind == 'any' else kind} id"
-        return f"a mapping of {key} -> " + (extra.get("description", "") if value_type is Any else
-                                             describe(value_type, brief))
-    return "a value"
-
-
-# --------------------------------------------------------------------------- the schema's types
-
-
-@lru_cache(maxsize=1024)
-def _flat(tp: Any) -> tuple[tuple[Any, dict[str, Any], dict[str, Any]], ...]:
-    """The alternatives of a (nested, annotated) union: (type, msgspec constraints, metadata);
-    the metadata of an enclosing Annotated holds for each alternative that does not say otherwise."""
-    limits: dict[str, Any] = {}
-    extra: dict[str, Any] = {}
-    while getattr(tp, "__metadata__", None) is not None:
-        for meta in tp.__metadata__:
-            if isinstance(meta, msgspec.Meta):
-                for key in ("ge", "le", "pattern", "min_length", "max_length"):
-                    if getattr(meta, key) is not None:
-                        limits.setdefault(key, getattr(meta, key))
-                extra = {**(meta.extra or {}), **extra}
-                if meta.description:
-                    extra.setdefault("description", meta.description)
-        tp = tp.__origin__
-    if get_origin(tp) in (typing.Union, types.UnionType):
-        return tuple((inner, c, {**extra, **e}) for option in get_args(tp) for inner, c, e in _flat(option))
-    return ((tp, limits, extra),)
-
-
-@cache
-def struct_fields(cls: type) -> dict[str, tuple[str, Any, dict[str, Any]]]:
-    """A Struct's fields by their name in the file: (attribute, type, metadata of every alternative)."""
-    hints = typing.get_type_hints(cls, include_extras=True)
-    out = {}
-    for attr, encoded in zip(cls.__struct_fields__, cls.__struct_encode_fields__):
-        out[encoded] = (attr, hints[attr], {k: v for _, _, e in _flat(hints[attr]) for k, v in e.items()})
-    return out
-
-
-@cache
-def _defaults(cls: type) -> dict[str, Any]:
-    return {f.name: f.default if f.default_factory is msgspec.NODEFAULT else f.default_factory()
-            for f in msgspec.structs.fields(cls)}
-
-
 def _given(obj: Any, attr: str) -> bool:
     """The field has a value other than its default."""
-    return getattr(obj, attr) != _defaults(type(obj))[attr]
+    return getattr(obj, attr) != defaults(type(obj))[attr]
 
 
 @lru_cache(maxsize=4096)
 def _member_type(tp: Any, step: Any) -> Any:
     """The declared type of a field (a field name), list item (0) or mapping value (a key) of `tp`."""
-    for option, _, _ in _flat(tp):
+    for option, _, _ in alternatives(tp):
         if isinstance(option, type) and issubclass(option, msgspec.Struct) and step in struct_fields(option):
             return struct_fields(option)[step][1]
         if get_origin(option) is (list if step == 0 else dict):
@@ -343,8 +246,8 @@ _OWN = {bool: {bool}, int: {int, Fraction}, Fraction: {Fraction}, type(None): {t
 def _as_written(tp: Any, kind: type) -> bool:
     """Whether a number, flag or null (of type `kind`) reads as its source text where `tp` stands:
     the field wants text and nothing of that type (`id: 467`, `title: yes`; a rule id never)."""
-    options = {inner for inner, _, _ in _flat(tp)}
-    return str in options and not options & _OWN[kind] and not any(e.get("strict") for _, _, e in _flat(tp))
+    options = {inner for inner, _, _ in alternatives(tp)}
+    return str in options and not options & _OWN[kind] and not any(e.get("strict") for _, _, e in alternatives(tp))
 
 
 @cache
@@ -353,7 +256,8 @@ def _walk_plan(cls: type) -> tuple[tuple[str, str, dict[str, Any]], ...]:
     lists or mappings (msgspec has checked flags, whole numbers and words)."""
     plain = (bool, int, str, type(None))
     return tuple((encoded, attr, extra) for encoded, (attr, tp, extra) in struct_fields(cls).items()
-                 if extra.get("kind") or any(t not in plain and get_origin(t) is not Literal for t, _, _ in _flat(tp)))
+                 if extra.get("kind") or any(t not in plain and get_origin(t) is not Literal
+                                             for t, _, _ in alternatives(tp)))
 
 
 # --------------------------------------------------------------------------- 2. and 3. conversion and checks
@@ -415,7 +319,7 @@ class _Reader:
         problem, where = _ERROR_RE.fullmatch(message).groups()  # type: ignore[union-attr]
         for name, index in _PATH_TOKEN_RE.findall(where or ""):
             if index == "...":  # msgspec does not say which key of a mapping: convert each alone
-                for option, _, _ in _flat(tp):
+                for option, _, _ in alternatives(tp):
                     if get_origin(option) is dict and isinstance(value, dict):
                         key_type, value_type = get_args(option)
                         for k, v in value.items():
@@ -431,7 +335,7 @@ class _Reader:
             value, tp, path = value[step] if found else None, _member_type(tp, 0 if index else step), path + (step,)
         unknown = re.match(r"Object contains unknown field `(.*)`", problem)
         if unknown:
-            keys = next((list(struct_fields(o)) for o, _, _ in _flat(tp) if isinstance(o, type)
+            keys = next((list(struct_fields(o)) for o, _, _ in alternatives(tp) if isinstance(o, type)
                          and issubclass(o, msgspec.Struct)), [])
             self.fail(path + (unknown[1],), f"one of the keys {', '.join(keys)}", unknown[1], key=True)
         missing = re.match(r"Object missing required field `(.*)`", problem)
