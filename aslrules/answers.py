@@ -108,8 +108,6 @@ class Answer:
 
 def _json(v: Any) -> Any:
     """A figure's value for JSON: Fractions as int or float, tuples as lists, keys as text."""
-    if isinstance(v, bool):
-        return v
     if isinstance(v, Fraction):
         return int(v) if v.denominator == 1 else float(v)
     if isinstance(v, (tuple, list)):
@@ -125,7 +123,6 @@ def _key_text(k: Any) -> str:
     if isinstance(k, tuple):
         return text_of(k)
     return str(k)
-
 
 
 def read_answers(atoms: list[Term]) -> dict[Any, Answer]:

@@ -1,8 +1,8 @@
 """Read a situation or case file into the format's types (aslrules.schema), strictly; every
 error is an InputError `file:line: field.path: expected X, got Y`.
 
-1. `compose`: YAML events (libyaml's parser when PyYAML has it) become plain values,
-   iteratively, with the line of each. One strict table reads scalars: decimal numbers only
+1. `compose`: YAML events (libyaml's parser when PyYAML has it) become plain values, by a
+   recursive descent no deeper than the nesting allowed, with the line of each. One strict table reads scalars: decimal numbers only
    (`010`, `0x10`, `1:30` stay text), exact decimals (`10.5` is a Fraction), the standard tags
    only; size, depth and alias expansion are bounded.
 2. msgspec converts the values into the schema's Structs; its error's path is found in the file
