@@ -1,10 +1,10 @@
 """Read a situation or case file into the format's types (aslrules.schema), strictly; every
 error is an InputError `file:line: field.path: expected X, got Y`.
 
-1. `compose`: YAML events (libyaml's parser when PyYAML has it) become plain values, by a
-   recursive descent no deeper than the nesting allowed, with the line of each. One strict table reads scalars: decimal numbers only
-   (`010`, `0x10`, `1:30` stay text), exact decimals (`10.5` is a Fraction), the standard tags
-   only; size, depth and alias expansion are bounded.
+1. `compose`: YAML events (libyaml's parser when PyYAML has it) become plain values, with the
+   line of each, by a recursive descent no deeper than the nesting allowed. One strict table
+   reads scalars: decimal numbers only (`010`, `0x10`, `1:30` stay text), exact decimals
+   (`10.5` is a Fraction), the standard tags only; size, depth and alias expansion are bounded.
 2. msgspec converts the values into the schema's Structs; its error's path is found in the file
    and the schema's type there put into words (`reference.describe`).
 3. `_Reader` checks the result by the schema's field metadata (exact numbers on the 1/64 grid,
@@ -221,6 +221,9 @@ def _got(value: Any) -> Any:
     if isinstance(value, (dict, list)):
         return "a mapping" if isinstance(value, dict) else "a list"
     return fmt_number(value) if isinstance(value, Fraction) else value
+
+
+# --------------------------------------------------------------------------- the schema's types, for the reader
 
 
 def _given(obj: Any, attr: str) -> bool:
