@@ -9,15 +9,8 @@ from fractions import Fraction
 from typing import Any
 
 from .facts import SCALE
+from .model import fmt_number
 from .symbols import Term, Value, sort_key
-
-
-def fmt_number(x: Fraction | int) -> str:
-    """10.5 -> '10.5'; 14 -> '14' (FP and MF are multiples of 1/64: exact decimals)."""
-    x = Fraction(x)
-    if x.denominator == 1:
-        return str(x.numerator)
-    return repr(float(x))
 
 
 def to_python(v: Value) -> Any:
@@ -57,9 +50,6 @@ class Reason:
     text: str
     role: str = "note"
 
-    def as_dict(self) -> dict[str, str]:
-        return {"rule": self.rule, "text": self.text, "role": self.role}
-
 
 @dataclass
 class Part:
@@ -68,9 +58,6 @@ class Part:
     rule: str
     text: str
     value: int
-
-    def as_dict(self) -> dict[str, Any]:
-        return {"rule": self.rule, "text": self.text, "value": self.value}
 
 
 @dataclass
@@ -107,22 +94,20 @@ class Answer:
 
     def as_dict(self) -> dict[str, Any]:
         return {
-            "question": _qid_text(self.qid),
+            "question": str(self.qid) if isinstance(self.qid, Term) else self.qid,
             "kind": self.kind,
             "verdict": self.verdict,
             "roles": {role: [_json(x) for x in ids] for role, ids in self.roles.items()},
-            "reasons": [r.as_dict() for r in self.reasons],
+            "reasons": [dict(vars(r)) for r in self.reasons],
             "figures": {name: _json(v) for name, v in self.figures.items()},
-            "figure_reasons": {name: {_key_text(k): [r.as_dict() for r in rs] for k, rs in by_key.items()}
+            "figure_reasons": {name: {_key_text(k): [dict(vars(r)) for r in rs] for k, rs in by_key.items()}
                                for name, by_key in self.figure_reasons.items()},
-            "parts": {name: [p.as_dict() for p in ps] for name, ps in self.parts.items()},
+            "parts": {name: [dict(vars(p)) for p in ps] for name, ps in self.parts.items()},
         }
 
 
 def _json(v: Any) -> Any:
     """A figure's value for JSON: Fractions as int or float, tuples as lists, keys as text."""
-    if isinstance(v, bool):
-        return v
     if isinstance(v, Fraction):
         return int(v) if v.denominator == 1 else float(v)
     if isinstance(v, (tuple, list)):
@@ -138,12 +123,6 @@ def _key_text(k: Any) -> str:
     if isinstance(k, tuple):
         return text_of(k)
     return str(k)
-
-
-def _qid_text(qid: Any) -> Any:
-    if isinstance(qid, Term):
-        return str(qid)
-    return qid
 
 
 def read_answers(atoms: list[Term]) -> dict[Any, Answer]:

@@ -33,8 +33,8 @@ from clingo import Function, Number, String, ast
 
 from . import schema as S
 from .answers import Answer, read_answers
-from .core import Outcome, _no_cyclic_gc, build_facts, compare, engine
-from .engine import Solver
+from .core import Outcome, build_facts, compare, engine
+from .fast import Solver, no_cyclic_gc
 from .errors import InputError
 from .inputcheck import raise_input_errors
 from .model import Situation
@@ -196,7 +196,7 @@ def answer_all(eng: Solver, situations: Sequence[Situation], *, asked: bool = Fa
     """Each situation's answers (or the KB's input error), `BATCH` to a grounding (`asked`: its
     `ask:` questions too, numbered after its `expect:` ones)."""
     out: list[tuple[dict[Any, Answer] | None, InputError | None]] = []
-    with _no_cyclic_gc():
+    with no_cyclic_gc():
         for i in range(0, len(situations), BATCH):
             chunk = situations[i:i + BATCH]
             for sit, atoms in zip(chunk, eng.solve_many([build_facts(s, asked=asked).facts for s in chunk])):

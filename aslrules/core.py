@@ -2,10 +2,9 @@
 
 from __future__ import annotations
 
-import gc
 import os
-from collections.abc import Iterable, Iterator, Sequence
-from contextlib import contextmanager
+from collections.abc import Iterable, Sequence
+from functools import cache
 from dataclasses import dataclass, field
 from fractions import Fraction
 from typing import Any
@@ -14,23 +13,18 @@ from clingo import Function, Number, String
 
 from . import model
 from .answers import Answer, fmt_number, read_answers
-from .engine import Solver, solver
+from .fast import Solver, no_cyclic_gc, solver
 from .errors import InputError
 from .facts import FactBuilder, question_facts, situation_facts
 from .inputcheck import raise_input_errors
-from .loader import case_files, load_file, parse_location
-from .model import Expectation, Location, Situation
+from .loader import case_files, load_file
+from .model import Expectation, Situation, parse_location
 from .schema import ABSENT
 
-_ENGINE: Solver | None = None
-
-
+@cache
 def engine() -> Solver:
     """The process-wide solver (the KB is parsed once): `aslrules.fast.solver()`'s pick."""
-    global _ENGINE
-    if _ENGINE is None:
-        _ENGINE = solver()
-    return _ENGINE
+    return solver()
 
 
 def build_facts(sit: Situation, *, list_options: bool = False, firer: str | None = None,
@@ -54,8 +48,8 @@ def ask(sit: Situation, *, firer: str | None = None, eng: Solver | None = None) 
     fb = build_facts(sit, list_options=listing, firer=firer, asked=True)
     atoms = eng.solve(fb.facts)
     raise_input_errors(sit, atoms)
-    answers = read_answers(atoms)
-    return [answers[k] for k in _ordered(answers)]
+    answers = read_answers(atoms)  # the questions by number, then the listed options
+    return [answers[k] for k in sorted(answers, key=lambda k: (0, k, "") if isinstance(k, int) else (1, 0, str(k)))]
 
 
 def validate(sit: Situation, *, eng: Solver | None = None) -> None:
@@ -63,10 +57,6 @@ def validate(sit: Situation, *, eng: Solver | None = None) -> None:
     hexes, hexspines, one moving stack, ...), answering nothing."""
     atoms = (eng or engine()).solve(build_facts(sit, asked=True).facts)
     raise_input_errors(sit, atoms)
-
-
-def _ordered(answers: dict[Any, Answer]) -> list[Any]:
-    return sorted(answers, key=lambda k: (0, k, "") if isinstance(k, int) else (1, 0, str(k)))
 
 
 # --------------------------------------------------------------------------- geometry
@@ -88,46 +78,28 @@ def geometry(a: str, b: str, *, range_override: int | None = None, blocked: bool
     As in a situation file, an unprefixed hex takes the board of a prefixed one.
     `range_override` and `blocked` stand for a `lines_of_sight` entry from `a` to `b`.
     """
-    la, lb = parse_location(a), parse_location(b)
-    boards = {x.hex.board for x in (la, lb)} - {""}
-    if len(boards) == 1:
-        (board,) = boards
-        la, lb = (_on_board(x, board) for x in (la, lb))
-    fb = FactBuilder()
+    boards = {parse_location(x).hex.board for x in (a, b)} - {""}
+    fb = FactBuilder(boards.pop() if len(boards) == 1 else "")
     for name, values in model.READINGS.items():
         value = (readings or {}).get(name, values[0])
         if value not in values:
             raise ValueError(f"reading {name} is one of {', '.join(values)}")
         fb.add("reading", Function(name), Function(value))
-    sa, sb = fb.location(la), fb.location(lb)
+    (sa, ha), (sb, hb) = ((fb.location(x), fb.hex(x)) for x in (a, b))
     if range_override is not None:
-        fb.add("los_range", String(la.hex.name), String(lb.hex.name), Number(range_override))
+        fb.add("los_range", ha, hb, Number(range_override))
     if blocked:
-        fb.add("los_blocked", String(la.hex.name), String(lb.hex.name))
+        fb.add("los_blocked", ha, hb)
     fb.add("need_pair", sa, sb)
     atoms = (eng or engine()).solve(fb.facts)
-    return Geometry(
-        range=next((s.arguments[2] for s in atoms if s.name == "range"
-                    and s.arguments[:2] == (la.hex.name, lb.hex.name)), None),
-        adjacent=any(s.name == "adjacent" and s.arguments == (la.name, lb.name) for s in atoms),
-    )
-
-
-def _on_board(loc: Location, board: str) -> Location:
-    h = loc.hex
-    if h.board:
-        return loc
-    return Location(model.Hex(board=board, col=h.col, row=h.row, name=board + h.name), loc.level)
+    return Geometry(range=next((s.arguments[2] for s in atoms if s.name == "range"
+                                and s.arguments[:2] == (ha.string, hb.string)), None),
+                    adjacent=any(s.name == "adjacent" and s.arguments == (sa.string, sb.string) for s in atoms))
 
 
 def hex_range(a: str, b: str, **kw: Any) -> int | None:
     """The range in hexes between two hex ids (or Locations), as the KB computes it."""
     return geometry(a, b, **kw).range
-
-
-def adjacent(loc_a: str, loc_b: str, **kw: Any) -> bool:
-    """Whether two Locations are ADJACENT (A.8, level-sensitive), as the KB decides it."""
-    return geometry(loc_a, loc_b, **kw).adjacent
 
 
 # --------------------------------------------------------------------------- checking
@@ -212,26 +184,9 @@ def _text(value: Any) -> Any:
     return _num(value)
 
 
-@contextmanager
-def _no_cyclic_gc() -> Iterator[None]:
-    """Python's cycle collector paused while a chunk is answered.
-
-    A chunk allocates hundreds of thousands of small objects (facts, symbols, answers) and
-    makes no reference cycles worth collecting, but each allocation burst triggers a full
-    collection that walks every object alive, the loaded cases included: with 1,000 cases
-    loaded that was a third of the batch's time (bench/run.py).  Collection resumes after."""
-    enabled = gc.isenabled()
-    gc.disable()
-    try:
-        yield
-    finally:
-        if enabled:
-            gc.enable()
-
-
 def _answer_chunk(eng: Solver, chunk: Sequence[Situation]) -> list[dict[Any, Answer]]:
     """Each case's answers, one grounding for the chunk."""
-    with _no_cyclic_gc():
+    with no_cyclic_gc():
         per_case = eng.solve_many([build_facts(s).facts for s in chunk])
         answers = []
         for sit, atoms in zip(chunk, per_case):
@@ -306,7 +261,7 @@ def _error(e: InputError) -> tuple:
 def _check_paths(eng: Solver, paths: Sequence[str]) -> tuple[str, Any]:
     """Load and check one chunk of case files: ("ok", (passed, failures)), or the first error,
     ("load", fields) or ("answer", fields)."""
-    with _no_cyclic_gc():  # loading, too, makes no cycles worth collecting
+    with no_cyclic_gc():  # loading, too, makes no cycles worth collecting
         try:
             chunk = [load_file(p) for p in paths]
         except InputError as e:
@@ -351,17 +306,5 @@ def iter_case_files(paths: Iterable[str]) -> list[str]:
     return case_files(list(paths))
 
 
-__all__ = [
-    "Geometry",
-    "Mismatch",
-    "Outcome",
-    "Report",
-    "adjacent",
-    "ask",
-    "check",
-    "check_files",
-    "compare",
-    "engine",
-    "geometry",
-    "hex_range",
-]
+__all__ = ["Geometry", "Mismatch", "Outcome", "Report", "ask", "check", "check_files", "compare", "engine",
+           "geometry", "hex_range"]

@@ -29,6 +29,7 @@ import typing
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from fractions import Fraction
+from functools import lru_cache
 from pathlib import Path
 from typing import Any
 
@@ -38,11 +39,11 @@ from . import schema as S
 from .answers import Answer
 from .consistency import answer_all
 from .core import build_facts, engine
-from .engine import Solver
 from .errors import InputError
-from .loader import (Document, _Checker, _defaults, _member_type, _options, case_files, load_file, load_text,
-                     struct_fields)
+from .fast import Solver
+from .loader import case_files, load_data as _load_data, load_file, load_text, struct_fields
 from .model import Situation
+from .reference import alternatives, defaults as field_defaults
 
 ROOT = Path(__file__).resolve().parent.parent
 CHUNK = 24  # shrinking candidates answered per grounding (each twice: under A and under B)
@@ -91,7 +92,7 @@ def to_data(obj: Any) -> Any:
     """A converted value of the format back as plain data (defaults left out)."""
     if isinstance(obj, msgspec.Struct):
         out = {}
-        defaults = _defaults(type(obj))
+        defaults = field_defaults(type(obj))
         for encoded, (attr, _, _) in struct_fields(type(obj)).items():
             v = getattr(obj, attr)
             if attr in defaults and defaults[attr] is not msgspec.NODEFAULT and v == defaults[attr]:
@@ -105,13 +106,38 @@ def to_data(obj: Any) -> Any:
     return obj
 
 
+def _member_type(tp: Any, step: Any) -> Any:
+    """The declared type of a field (str step), list item (int step) or mapping value (other step) of
+    `tp`; Any for a type that is not the schema's."""
+    try:
+        return _member_type_cached(tp, step if isinstance(step, str) else 0 if isinstance(step, int) else None)
+    except TypeError:  # an unhashable type: not from the schema
+        return Any
+
+
+@lru_cache(maxsize=4096)
+def _member_type_cached(tp: Any, step: Any) -> Any:
+    for option in _options(tp):
+        if isinstance(option, type) and issubclass(option, msgspec.Struct) and isinstance(step, str) and step:
+            found = struct_fields(option).get(step)
+            if found:
+                return found[1]
+        origin = typing.get_origin(option)
+        if origin is list and isinstance(step, int):
+            return typing.get_args(option)[0]
+        if origin is dict and not isinstance(step, int):
+            return typing.get_args(option)[1]
+    return Any
+
+
+def _options(tp: Any) -> list[Any]:
+    """The alternatives of a union, nested and annotated ones flattened (or the type itself)."""
+    return [inner for inner, _, _ in alternatives(tp)]
+
+
 def load_data(data: dict[str, Any], name: str = "<distinguish>") -> Situation:
     """A situation given as plain data, checked as the loader checks a file."""
-    doc = Document(name, {}, {})
-    sit = doc.convert(data, S.Situation, ())
-    checker = _Checker(doc, sit)
-    checker.run(None)
-    return checker.result()
+    return _load_data(data, name)
 
 
 def questions_only(data: dict[str, Any]) -> dict[str, Any]:
@@ -226,7 +252,8 @@ def variations(data: dict[str, Any], words: frozenset[str] = frozenset(), *,
     changed), then those of the units its questions name.  `which`: 1, only those that bring in
     one of `words` (as a value first, then as the field's predicate); 2, only the others."""
     named = {x for item in data.get("ask", []) for q in item.values() if isinstance(q, dict)
-             for key, v in q.items() if key in REF_FIELDS for x in (v if isinstance(v, list) else [v])}
+             for key, v in q.items() if key in REF_FIELDS for x in (v if isinstance(v, list) else [v])
+             if isinstance(x, str)}
     first = {i for i, u in enumerate(data.get("units", [])) if u.get("id") in named
              or any(w.get("id") in named for w in u.get("weapons", []))}
     def rank(v: tuple) -> int:  # 0: brings in one of words as a value; 1: as a predicate; 2: neither
@@ -281,7 +308,7 @@ def _variations(data: dict[str, Any]) -> list[tuple[int | None, tuple[str | None
             origin = typing.get_origin(option)
             if isinstance(option, type) and issubclass(option, msgspec.Struct) and isinstance(value, dict):
                 # a mapping of the format: each field it does not give yet
-                defaults = _defaults(option)
+                defaults = field_defaults(option)
                 owner = {value.get("type"), value.get("kind")}
                 for key, (attr, ftp, extra) in struct_fields(option).items():
                     if key in value or key in _NOT_VARIED or extra.get("only") and not owner & set(
@@ -645,11 +672,13 @@ def case_text(found: Found) -> str:
     ans_a, ans_b = t.answers[0][q], t.answers[1][q]
     fields = t.differs[q]
     item = dict(t.data["ask"][q])
-    sa = stated(kind, ans_a)
+    sa, sb = stated(kind, ans_a), stated(kind, ans_b)
     item["verdict"] = sa["verdict"]
     for f in fields:
         if f != "verdict":
             item[f] = sa[f]
+            if isinstance(sb.get(f), dict):  # a keyed figure: B's keys too, as A reads them
+                item[f] = {**{k: S.ABSENT.get(f) for k in sb[f]}, **(sa[f] if isinstance(sa[f], dict) else {})}
     base = {n: v[0] for n, v in S.READINGS.items()}
     data = {"title": f"{found.name}: {found.a} and {found.b} give different answers here",
             "source": f"aslrules distinguish {found.name}={found.a} {found.name}={found.b} "

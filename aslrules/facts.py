@@ -20,8 +20,8 @@ import clingo
 from clingo import Function, Symbol
 
 from . import schema as S
-from .loader import parse_counter, parse_location, struct_fields
-from .model import Expectation, Location, Situation
+from .model import Expectation, Location, Situation, parse_counter, parse_location
+from .reference import struct_fields
 from .symbols import Facts
 
 #: Scale of fractional quantities in the KB (kb/input.lp: `#const fs = 64`).
@@ -62,8 +62,7 @@ class FactBuilder:
 
     def hex(self, text: str) -> Symbol:
         """A hex id's symbol, with its hex/4 fact."""
-        loc = parse_location(self._on_board(text))
-        h = loc.hex
+        h = parse_location(self._on_board(text)).hex
         if h.name not in self._hexes:
             self._hexes.add(h.name)
             self.add("hex", String(h.name), String(h.board), Number(h.col), Number(h.row))
@@ -77,6 +76,13 @@ class FactBuilder:
             self.hex(loc.hex.name)
             self.add("location", String(loc.name), String(loc.hex.name), Number(loc.level))
         return String(loc.name)
+
+    def spine_or_word(self, value: list[str] | str | None, spine: str, word: str, subject: Symbol) -> None:
+        """A field that is a hexspine or a word: `spine(Subject, A, B)` or `word(Subject, W)`."""
+        if isinstance(value, list):
+            self.add(spine, subject, self.hex(value[0]), self.hex(value[1]))
+        elif value is not None:
+            self.add(word, subject, const(value))
 
     def _on_board(self, text: str) -> str:
         return self.board + text if self.board and text[0].isalpha() else text
@@ -189,18 +195,11 @@ def _unit_facts(fb: FactBuilder, u: S.Unit, phase: str) -> None:
     fb.fields(u, uid)
     if u.counter is not None:
         c = parse_counter(u.counter, u.type)
-        if c.fp is not None:
-            fb.add("unit_fp", uid, scaled(c.fp))
-        if c.range is not None:
-            fb.add("unit_range", uid, Number(c.range))
-        if c.morale is not None:
-            fb.add("unit_morale", uid, Number(c.morale))
-        if c.leadership is not None:
-            fb.add("leadership", uid, Number(c.leadership))
-    if isinstance(u.tca, list):
-        fb.add("vehicle_tca", uid, fb.hex(u.tca[0]), fb.hex(u.tca[1]))
-    elif u.tca is not None:
-        fb.add("bypass_tca", uid, const(u.tca))
+        for pred, n in (("unit_fp", c.fp), ("unit_range", c.range), ("unit_morale", c.morale),
+                        ("leadership", c.leadership)):
+            if n is not None:
+                fb.add(pred, uid, scaled(n) if pred == "unit_fp" else Number(n))
+    fb.spine_or_word(u.tca, "vehicle_tca", "bypass_tca", uid)
     for k, s in enumerate(u.shots):
         key = Number(k)
         fb.add("shot", uid, key, String(s.weapon))
@@ -220,10 +219,7 @@ def _unit_facts(fb: FactBuilder, u: S.Unit, phase: str) -> None:
         fb.add("weapon_of", wid, uid)
         fb.add("weapon_of_type", wid, const(u.type))
         fb.fields(w, wid)
-        if isinstance(w.ca, list):
-            fb.add("weapon_ca", wid, fb.hex(w.ca[0]), fb.hex(w.ca[1]))
-        elif w.ca is not None:
-            fb.add("weapon_ca_vertical", wid, const(w.ca))
+        fb.spine_or_word(w.ca, "weapon_ca", "weapon_ca_vertical", wid)
         if w.calibre is not None:
             calibre = str(w.calibre)
             digits = calibre.rstrip("L")
@@ -280,11 +276,7 @@ def question_facts(fb: FactBuilder, qid: Symbol, exp: Expectation) -> None:
         else:
             fb.add("q_casualty", qid, uid, String(counter))
             fb.add("q_casualty_morale", qid, uid, Number(parse_counter(counter, "half_squad").morale))
-    to = getattr(q, "to", None)
-    if isinstance(to, list):
-        fb.add("q_to", qid, fb.hex(to[0]), fb.hex(to[1]))
-    elif to is not None:
-        fb.add("q_to_facing", qid, const(to))
+    fb.spine_or_word(getattr(q, "to", None), "q_to", "q_to_facing", qid)
 
 
 def iter_symbols(fb: FactBuilder) -> Iterator[Symbol]:

@@ -27,7 +27,7 @@ from clingo import Number
 from . import schema as S
 from .answers import Answer, Reason, fmt_number, read_answers, render, to_python
 from .core import Mismatch, Outcome, compare, engine
-from .engine import Solver
+from .fast import Solver
 from .errors import InputError
 from .facts import FactBuilder, String, const, question_facts, scaled, situation_facts
 from .inputcheck import raise_input_errors

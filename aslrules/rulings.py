@@ -19,18 +19,8 @@ import msgspec
 
 from . import schema as S
 from .errors import InputError
-from .loader import (
-    MAX_BYTES,
-    Document,
-    _Checker,
-    _defaults,
-    _got,
-    _path_text,
-    case_files,
-    compose,
-    describe,
-    struct_fields,
-)
+from .loader import MAX_BYTES, _got, _path_text, _Reader, case_files, compose
+from .reference import defaults, describe, struct_fields
 from .model import Situation
 
 __all__ = ["Ruling", "load_ruling_file", "load_ruling_text", "ruling_files", "field_reference"]
@@ -62,8 +52,7 @@ class Ruling:
         return self.line(("cases", k)) or 0
 
 
-@dataclass
-class _CaseDocument(Document):
+class _CaseReader(_Reader):
     """A case inside a ruling file: its lines are the file's, its paths are named from the
     ruling's top (`cases[0].units[1].hex`)."""
 
@@ -107,12 +96,12 @@ def load_ruling_text(text: str, name: str = "<string>") -> Ruling:
         got = "nothing" if data is None else _got(data)
         raise InputError(name, 1, "", "a mapping (the ruling)" + (", the file is empty" if data is None else ""),
                          None if data is None else got)
-    doc = Document(name, lines, texts)
+    doc = _Reader(name, lines, texts)
     ruling: S.Ruling = doc.convert(data, S.Ruling, ())
     _check_ruling(doc, ruling, data)
     cases = []
     raw_cases = data.get("cases") or []
-    for k, (case, raw) in enumerate(zip(ruling.cases, raw_cases)):
+    for k, raw in enumerate(raw_cases):
         prefix = ("cases", k)
         if "readings" in raw:
             doc.fail(prefix + ("readings",), "no readings: in a ruling's case (aslrules rulings tries every "
@@ -120,18 +109,17 @@ def load_ruling_text(text: str, name: str = "<string>") -> Ruling:
         if not raw.get("expect"):
             doc.fail(prefix, "a case with expect: items (each states a part of the ruling's answer)")
         n = len(prefix)
-        sub = _CaseDocument(name, {p[n:]: v for p, v in lines.items() if p[:n] == prefix},
-                            {p[n:]: v for p, v in texts.items() if p[:n] == prefix}, prefix=prefix)
-        checker = _Checker(sub, case)
-        checker.run(raw.get("expect"))
-        sit = checker.result()
+        sub = _CaseReader(name, {p[n:]: v for p, v in lines.items() if p[:n] == prefix},
+                          {p[n:]: v for p, v in texts.items() if p[:n] == prefix})
+        sub.prefix = prefix
+        sit = sub.read(raw)
         if not sit.data.source:  # a case's failures name the ruling's source
             sit.data = msgspec.structs.replace(sit.data, source=f"{ruling.ruling}: {ruling.source}")
         cases.append(sit)
     return Ruling(name, ruling, cases, lines)
 
 
-def _check_ruling(doc: Document, r: S.Ruling, raw: dict[str, Any]) -> None:
+def _check_ruling(doc: _Reader, r: S.Ruling, raw: dict[str, Any]) -> None:
     """The checks between a ruling's fields."""
     if r.overturned_by and r.status != "obsolete":
         doc.fail(("overturned_by",), "overturned_by only on an obsolete ruling (status: obsolete)",
@@ -191,12 +179,12 @@ def field_reference() -> str:
     out = [BEGIN, ""]
     for title, cls in SECTIONS:
         out += [f"### {title} ({cls.__name__})", "", "| field | value | default | meaning |", "|---|---|---|---|"]
-        defaults = _defaults(cls)
+        defaults_ = defaults(cls)
         for encoded, (attr, tp, extra) in struct_fields(cls).items():
             value = describe(tp, brief=True).replace("|", "\\|")
             if encoded == "cases":
                 value = "a list of situations (docs/format.md), each with expect: items"
-            out.append(f"| `{encoded}` | {value} | {_default(defaults.get(attr, msgspec.NODEFAULT))} "
+            out.append(f"| `{encoded}` | {value} | {_default(defaults_.get(attr, msgspec.NODEFAULT))} "
                        f"| {extra.get('description', '')} |")
         out.append("")
     out.append(END)

@@ -60,7 +60,7 @@ def test_check_regression_cases_in_process() -> None:
 
 
 def test_batched_and_single_agree() -> None:
-    """One grounding for many cases gives each case the answer it gets alone (engine.py's
+    """One grounding for many cases gives each case the answer it gets alone (aslrules/fast/batch.py's
     batch rewrite adds a case argument to every situation-dependent predicate; a predicate
     it misses mixes or loses facts between cases)."""
     situations = [load_file(f) for f in case_files()]

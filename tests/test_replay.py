@@ -424,7 +424,7 @@ def test_at_out_of_range_and_no_sequence(tmp_path: Path) -> None:
 
 def test_replay_facts_are_declared_inputs(monkeypatch: pytest.MonkeyPatch) -> None:
     """Every fact a replay's steps add is declared in kb/input.lp (hygiene, as for a situation's)."""
-    from aslrules.engine import kb_files
+    from aslrules.solve import kb_files
     from aslrules.fast.program import input_signatures
 
     declared = input_signatures(kb_files())
@@ -480,7 +480,7 @@ def test_replay_steps_ground_without_warnings(monkeypatch: pytest.MonkeyPatch) -
     a signature one question does not derive is no matter: the cases together derive each)."""
     import clingo
 
-    from aslrules.engine import kb_files
+    from aslrules.solve import kb_files
     from aslrules.symbols import add_facts
 
     eng = engine()

@@ -9,14 +9,17 @@ A `Solver` answers situations: `solve(facts)` gives one situation's shown atoms,
   (relevance.py), many situations in one grounding (batch.py), the KB's analysis cached on
   disk (cache.py) and facts and atoms through clingo's C functions where verified (capi.py).
 
-pool.py shares the batches of `aslrules check` among worker processes, whichever solver.
+pool.py shares the batches of `aslrules check` among worker processes, whichever solver;
+`no_cyclic_gc()` pauses Python's cycle collector while a batch is loaded or answered.
 `ASLRULES_PLAIN=1` makes `solver()` pick the plain one; `ASLRULES_NO_CACHE=1` turns the cache off.
 """
 
 from __future__ import annotations
 
+import gc
 import os
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Iterator, Sequence
+from contextlib import contextmanager
 from pathlib import Path
 from typing import Protocol
 
@@ -83,4 +86,22 @@ def from_spec(spec: tuple) -> Solver:
     return solver(path, accelerate=True, prune=prune, direct=direct)
 
 
-__all__ = ["VERSION", "Plain", "Solver", "from_spec", "solver"]
+@contextmanager
+def no_cyclic_gc() -> Iterator[None]:
+    """Python's cycle collector paused while a chunk is answered.
+
+    A chunk allocates hundreds of thousands of small objects (facts, symbols, answers) and
+    makes no reference cycles worth collecting, but each allocation burst triggers a full
+    collection that walks every object alive, the loaded cases included: with 1,000 cases
+    loaded that was a third of the batch's time (bench/run.py).  Collection resumes after.
+    aslrules.core pauses it around each chunk it loads or answers."""
+    enabled = gc.isenabled()
+    gc.disable()
+    try:
+        yield
+    finally:
+        if enabled:
+            gc.enable()
+
+
+__all__ = ["VERSION", "Plain", "Solver", "from_spec", "no_cyclic_gc", "solver"]
