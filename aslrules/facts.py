@@ -21,7 +21,7 @@ from clingo import Function, Symbol
 
 from . import schema as S
 from .model import Expectation, Location, Situation, parse_counter, parse_location
-from .reference import struct_fields
+from .reference import alternatives, struct_fields
 from .symbols import Facts
 
 #: Scale of fractional quantities in the KB (kb/input.lp: `#const fs = 64`).
@@ -110,7 +110,7 @@ class FactBuilder:
                 add(pred, (*subject, self.value(value, encode)))
 
     def value(self, value: Any, encode: str) -> Symbol:
-        if isinstance(value, Fraction):
+        if isinstance(value, Fraction) or encode == "scaled":
             return scaled(value)
         if isinstance(value, int):
             return Number(value)
@@ -130,13 +130,15 @@ def _plan(cls: type) -> tuple[tuple[str, str, Any, str], ...]:
     """The fields of a schema type that become facts: (attribute, predicate, the value that makes
     none, how a value is encoded), decided once per type."""
     plan = []
-    for attr, _, extra in struct_fields(cls).values():
+    for attr, tp, extra in struct_fields(cls).values():
         pred = extra.get("fact")
         if pred is None:
             continue
         kind = extra.get("kind")
         if kind in ("hexspine", "hexside"):
             encode = _SPINE
+        elif any(inner is Fraction for inner, _, _ in alternatives(tp)):
+            encode = "scaled"  # a quantity: its default may be written as an int
         elif kind in ("hex", "location"):
             encode = kind
         elif kind in ("unit", "weapon", "leader", "any", "id", "side") or extra.get("text"):

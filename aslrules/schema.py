@@ -192,7 +192,7 @@ class Expenditure(Base, kw_only=True):
 
 class Moving(Base, kw_only=True):
     frm: Hexid("the hex it left (the hexside it crossed)", fact="moved_from") | None = field(default=None, name="from")
-    mf_here: Num("MF/MP expended in its current Location so far", 0, 99, fact="mf_here") = Fraction(1)
+    mf_here: Num("MF/MP expended in its current Location so far", 0, 99, fact="mf_here") = 1
     assault: F(bool, "Assault Movement", fact="assault") = False
     dash: F(bool, "Dash", fact="dash") = False
     activities: F(list[Activity], "what this MF expenditure does (A8.1, A8.12)", fact="activity",
@@ -481,7 +481,7 @@ class Move(Base, kw_only=True):
     units: Ids("the moving unit or stack (every unit of it)", "unit")
     to: Loc("the Location it enters across a hexside, or another level of its hex (absent: it expends "
             "MF/MP in its Location)") | None = None
-    mf: Num("MF/MP this expenditure costs", 0, 99) = Fraction(1)
+    mf: Num("MF/MP this expenditure costs", 0, 99) = 1
     assault: F(bool, "Assault Movement") = False
     dash: F(bool, "Dash") = False
     bypass: F(bool, "it moves in Bypass (A8.21)") = False
