@@ -137,9 +137,9 @@ def _cmd_ask(args: argparse.Namespace) -> int:
     if args.firer is not None and questions:  # declared questions: show those the firer takes part in
         answers = [a for a in answers if owned[args.firer] & set(a.firers)]
     if args.format == "json":
-        json.dump({"file": args.file, "title": sit.title, "answers": [a.as_dict() for a in answers]},
-                  sys.stdout, indent=2)
-        print()
+        from .jsontext import json_text
+
+        print(json_text({"file": args.file, "title": sit.title, "answers": [a.as_dict() for a in answers]}))
         return 0
     out = [f"{args.file}: {sit.title}" if sit.title else args.file]
     if not answers and questions:

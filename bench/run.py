@@ -100,6 +100,44 @@ def situation(n_units: int, seed: int) -> str:
     return "\n".join(lines) + "\n"
 
 
+# The listing's DEFENDER units, in turn: (type, counter, its weapon or None)
+_LIST_GERMANS = [("squad", "4-6-7", "LMG"), ("squad", "4-6-7", None), ("leader", "8-1", None),
+                 ("half_squad", "2-4-7", None), ("crew", "2-2-8", "HMG"), ("squad", "4-6-7", "MMG"),
+                 ("squad", "4-6-7", None), ("half_squad", "2-4-7", "LMG"), ("squad", "4-6-7", None),
+                 ("leader", "9-2", None)]
+_LIST_RUSSIANS = [("squad", "4-4-7", None), ("squad", "4-4-7", "LMG"), ("half_squad", "2-3-7", None),
+                  ("leader", "8-0", None), ("crew", "2-2-8", "MMG"), ("squad", "4-4-7", None)]
+_WEAPONS = {"LMG": "fp: 3, range: 8, rof: 1, breakdown: 11", "MMG": "fp: 4, range: 10, rof: 2, breakdown: 12",
+            "HMG": "fp: 5, range: 12, rof: 3, breakdown: 12"}
+
+
+def listing_situation(per_side: int, phase: str, seed: int) -> str:
+    """A situation with no question (`aslrules ask` lists every DEFENDER fire option): per_side
+    German (DEFENDER) and per_side Russian units over one board, clear LOS everywhere: squads,
+    half-squads, crews and leaders, LMG/MMG/HMG; some Germans marked First Fire.  In the MPh one
+    Russian squad moves into D5 from D6; in the DFPh every Russian Location is a target."""
+    rng = random.Random(seed)
+    lines = [f"title: listing {per_side} units a side, {phase}, seed {seed}", "source: bench/run.py (generated)",
+             f"phase: {phase}", "attacker: russian", "locations:"]
+    for h in rng.sample(HEXES, 40):
+        lines.append(f"  {h}: {rng.choice(TERRAIN)}")
+    lines.append("units:")
+    for side, table in (("german", _LIST_GERMANS), ("russian", _LIST_RUSSIANS)):
+        for k in range(per_side):
+            kind, counter, weapon = table[k % len(table)]
+            uid = f"{side[0]}{k}"
+            fire = ", fire: first_fire" if side == "german" and phase == "MPh" and kind != "leader" \
+                and rng.random() < 0.25 else ""
+            if side == "russian" and k == 0:
+                hex_, move = "D5", ", moving: {from: D6, mf_here: 1}"
+            else:
+                hex_, move = rng.choice(HEXES), ""
+            weapons = f", weapons: [{{id: {uid}-w, kind: {weapon}, {_WEAPONS[weapon]}}}]" if weapon else ""
+            lines.append(f"  - {{id: {uid}, side: {side}, type: {kind}, counter: {counter}, hex: {hex_}"
+                         f"{fire}{move}{weapons}}}")
+    return "\n".join(lines) + "\n"
+
+
 def facts_text(sit) -> str:
     """The situation's facts as program text: a one-off for the clingo-alone baseline only
     (aslrules itself never formats facts into text)."""
