@@ -249,6 +249,8 @@ def _unit_facts(fb: FactBuilder, u: S.Unit, phase: str) -> None:
             fb.add("attacked_drm", uid, key, Number(a.drm))
         if a.earlier_entry:
             fb.add("attacked_earlier_entry", uid, key)
+        if a.placed_residual:
+            fb.add("attacked_placed_residual", uid, key)
 
 
 def question_facts(fb: FactBuilder, qid: Symbol, exp: Expectation) -> None:

@@ -80,6 +80,8 @@ READINGS: dict[str, tuple[str, ...]] = {
     "gun_marking": ("printed", "with_crew"),
     "a822_once": ("location", "entry"),
     "end_phase_ca": ("ma", "any_weapon"),
+    "sff_fg": ("printed", "no_mixing"),
+    "a822_creator": ("printed", "counts"),
 }
 
 
@@ -211,6 +213,8 @@ class AttackedHere(Base, kw_only=True):
     drm: Int("its total DRM (A8.22)", -20, 20) | None = None
     earlier_entry: F(bool, "made during an earlier entry of this Location this MPh: the unit has left and "
                      "re-entered it since (A8.22)") = False
+    placed_residual: F(bool, "it placed the Residual FP counter now in this Location (A8.2; reading "
+                       "a822_creator)") = False
 
 
 class Shot(Base, kw_only=True):
@@ -588,6 +592,12 @@ class Readings(Base, kw_only=True):
     end_phase_ca: F(Literal["ma", "any_weapon"],
                     "C3.22/D2.11/D3.1: the free end-of-phase VCA/TCA change needs the MA able to fire (ma), or "
                     "any unfired turret/bow weapon (any_weapon)") = "ma"
+    sff_fg: F(Literal["printed", "no_mixing"],
+              "A8.3: a unit's SFF may join units or its unfired MG/IFE that First Fire (printed), or not (no_mixing, "
+              "Perry Sez P11)") = "printed"
+    a822_creator: F(Literal["printed", "counts"],
+                    "A8.2/A8.22: the attack that placed a Residual FP counter is no Residual attack on its target "
+                    "(printed), or counts as its first (counts, Perry Sez P56 (e))") = "printed"
 
 
 class Situation(Base, kw_only=True):
