@@ -188,8 +188,8 @@ class ResidualCounter(Base, kw_only=True):
 
 
 class Expenditure(Base, kw_only=True):
-    mf: Num("the MF/MP it expends", 0, 99)
-    activities: F(list[Activity], "what it does (A8.1, A8.12)", max_length=8) = []
+    mf: Num("the MF/MP it expends", 0, 99, fact="expenditure")
+    activities: F(list[Activity], "what it does (A8.1, A8.12)", max_length=8, fact="expenditure_activity") = []
 
 
 class Moving(Base, kw_only=True):
@@ -206,23 +206,23 @@ class Moving(Base, kw_only=True):
 
 
 class AttackedHere(Base, kw_only=True):
-    by: Ids("the units and weapons that made it", "any") = []
-    option: F(Option, "its fire option") = "first_fire"
-    fp: Num("a Residual FP attack's strength", 0, 999) | None = None
+    by: Ids("the units and weapons that made it", "any", fact="attacked_by") = []
+    option: F(Option, "its fire option", fact="attacked_here") = "first_fire"
+    fp: Num("a Residual FP attack's strength", 0, 999, fact="attacked_fp") | None = None
     at_mf: Num("mf_here when it was made (default: now)", 0, 99) | None = None
-    drm: Int("its total DRM (A8.22)", -20, 20) | None = None
+    drm: Int("its total DRM (A8.22)", -20, 20, fact="attacked_drm") | None = None
     earlier_entry: F(bool, "made during an earlier entry of this Location this MPh: the unit has left and "
-                     "re-entered it since (A8.22)") = False
+                     "re-entered it since (A8.22)", fact="attacked_earlier_entry") = False
     placed_residual: F(bool, "it placed the Residual FP counter now in this Location (A8.2; reading "
-                       "a822_creator)") = False
+                       "a822_creator)", fact="attacked_placed_residual") = False
 
 
 class Shot(Base, kw_only=True):
-    weapon: Id("one of its own weapons", "weapon")
+    weapon: Id("one of its own weapons", "weapon", fact="shot")
     phase: F(Phase, "the phase of the shot (default: the current phase)") | None = None
-    target: Id("the unit fired at", "unit") | None = None
+    target: Id("the unit fired at", "unit", fact="shot_target") | None = None
     known: F(bool, "it was Known (D3.51)") = True
-    case_a: Int("the Case A DRM that shot paid (D3.5)", 0, 20) = 0
+    case_a: Int("the Case A DRM that shot paid (D3.5)", 0, 20, fact="shot_case_a") = 0
     ca: F(Annotated[list[Annotated[str, Meta(pattern=HEX_PATTERN)]], Meta(min_length=2, max_length=2)]
           | BypassFacing, "the CA it was fired through: a hexspine, or in Bypass the TCA's facing (D2.32)",
           kind="hexspine") | None = None
