@@ -72,6 +72,7 @@ class Answer:
     figures: dict[str, Any] = field(default_factory=dict)  # name -> value | list (a set) | dict (keyed)
     figure_reasons: dict[str, dict[Any, list[Reason]]] = field(default_factory=dict)  # name -> key -> reasons
     parts: dict[str, list[Part]] = field(default_factory=dict)  # name -> additive parts
+    rank: tuple | None = None  # a listed attack's place (kb/listing.lp list_rank/5): (Location, tier, column, DRM)
 
     def figure(self, name: str) -> Any:
         """A figure: its value, a list when the KB gave several, a dict when keyed, None when absent."""
@@ -84,6 +85,12 @@ class Answer:
     @property
     def targets(self) -> list[Any]:
         return self.roles.get("target", [])
+
+    def sort_key(self) -> tuple:
+        """A listed attack's place in the listing (the KB's list_rank/5): by target Location, then
+        mandatory, allowed, forbidden, then the highest IFT column, then the lowest DRM."""
+        where, tier, column, drm = self.rank or ("", 3, 0, 0)
+        return (str(where), tier, -column, drm, str(self.qid))
 
     def rule_ids(self) -> set[str]:
         """Every rule id anywhere in the answer."""
@@ -154,6 +161,8 @@ def read_answers(atoms: list[Term]) -> dict[Any, Answer]:
         elif n == "figure_reason":
             by_key = get(a[0]).figure_reasons.setdefault(a[1].name, {})
             by_key.setdefault(_key(a[2]), []).append(Reason(a[3], render(a[4], a[5])))
+        elif n == "list_rank":
+            get(a[0]).rank = (a[1], a[2], a[3], a[4])
         elif n == "figure_part":
             get(a[0]).parts.setdefault(a[1].name, []).append(Part(a[2], render(a[3], a[4]), a[5]))
     for q, figures in several.items():

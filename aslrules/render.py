@@ -71,7 +71,8 @@ def question_line(a: Answer) -> str:
         opt = "residual_fp" if a.kind == "attack" else a.kind
     firers = ", ".join(value_text(f) for f in a.firers) or "(Residual FP)"
     aimed = [value_text(x) for role in ("target", "at", "to") for x in a.roles.get(role, [])]
-    return f"{opt}: {firers} -> {', '.join(aimed)}"
+    directed = "".join(f" directed by {value_text(d)}" for d in a.roles.get("director", []))
+    return f"{opt}: {firers}{directed} -> {', '.join(aimed)}"
 
 
 _VERDICT_ROLE = {"forbid": "forbidden by ", "must": "mandatory by ", "note": "", "skipped": "skipped: ",
@@ -104,6 +105,29 @@ def answer_lines(a: Answer, indent: str = "") -> list[str]:
                 lines.append(f"{i2}{value_text(key)}:")
                 deeper = i3
             lines.extend(f"{deeper}{r.rule}: {r.text}" for r in rs)
+    return lines
+
+
+def listing_lines(answers: list[Answer], indent: str = "", full: bool = False) -> list[str]:
+    """A listing (`aslrules ask` with no question), in the KB's order (Answer.sort_key): per target
+    Location a head line with the counts, then the mandatory and allowed attacks in full, then one
+    line per forbidden attack with its first reason (`full`: in full, as the others)."""
+    lines: list[str] = []
+    groups: dict[Any, list[Answer]] = {}
+    for a in answers:
+        groups.setdefault(a.rank[0] if a.rank else None, []).append(a)
+    for where, group in groups.items():
+        count = {v: sum(1 for a in group if a.verdict == v) for v in ("mandatory", "allowed", "forbidden")}
+        targets = sorted({value_text(t) for a in group for t in a.targets})
+        head = f"at {where}" + (f" ({', '.join(targets)})" if targets else "") if where is not None else "other"
+        lines.append(f"{indent}{head}: {len(group)} attacks: " + ", ".join(f"{n} {v}" for v, n in count.items()))
+        for a in group:
+            if a.verdict != "forbidden" or full:
+                lines.extend(answer_lines(a, indent=indent + "  "))
+                continue
+            first = next((r for r in a.reasons if r.role == "forbid"), None)
+            why = f": {first.rule}: {first.text}" if first else ""
+            lines.append(f"{indent}  forbidden: {question_line(a)}{why}")
     return lines
 
 
