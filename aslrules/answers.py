@@ -100,6 +100,7 @@ class Answer:
         return ids
 
     def as_dict(self) -> dict[str, Any]:
+        rank = {} if self.rank is None else {"rank": dict(zip(("at", "tier", "column", "drm"), self.rank))}
         return {
             "question": str(self.qid) if isinstance(self.qid, Term) else self.qid,
             "kind": self.kind,
@@ -110,6 +111,7 @@ class Answer:
             "figure_reasons": {name: {_key_text(k): [dict(vars(r)) for r in rs] for k, rs in by_key.items()}
                                for name, by_key in self.figure_reasons.items()},
             "parts": {name: [dict(vars(p)) for p in ps] for name, ps in self.parts.items()},
+            **rank,
         }
 
 
