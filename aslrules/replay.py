@@ -791,7 +791,7 @@ def replay_dict(rep: Replay) -> dict[str, Any]:
             "number": s.number, "line": s.line, "kind": s.kind, "text": s.text, "legal": s.legal,
             "answer": s.answer.as_dict() if s.answer is not None else None,
             "residual": s.residual.as_dict() if s.residual is not None else None,
-            "problems": [r.as_dict() for r in s.problems], "continues": s.continues,
+            "problems": [dict(vars(r)) for r in s.problems], "continues": s.continues,
             "changes": [c.as_dict() for c in s.changes],
             "expect": [{"line": c.line, "kind": c.kind, "passed": c.passed,
                         "mismatches": [{"field": m.field, "expected": str(m.expected), "actual": str(m.actual)}
