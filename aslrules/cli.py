@@ -132,7 +132,7 @@ def _load(name: str):
 
 def _cmd_ask(args: argparse.Namespace) -> int:
     from .core import ask
-    from .render import answer_lines, listing_lines
+    from .render import VERDICTS, answer_lines, listing_groups, listing_lines
 
     sit = _load(args.file)
     questions = sit.expect + sit.ask
@@ -152,7 +152,9 @@ def _cmd_ask(args: argparse.Namespace) -> int:
     if args.firer is not None and questions:  # declared questions: show those the firer takes part in
         answers = [a for a in answers if owned[args.firer] & set(a.firers)]
     if args.format == "json":
-        json.dump({"file": args.file, "title": sit.title, "answers": [a.as_dict() for a in answers]},
+        listing = {} if questions else {"listing": {
+            **{v: sum(1 for a in answers if a.verdict == v) for v in VERDICTS}, "groups": listing_groups(answers)}}
+        json.dump({"file": args.file, "title": sit.title, "answers": [a.as_dict() for a in answers], **listing},
                   sys.stdout, indent=2)
         print()
         return 0

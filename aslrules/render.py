@@ -108,19 +108,31 @@ def answer_lines(a: Answer, indent: str = "") -> list[str]:
     return lines
 
 
+VERDICTS = ("mandatory", "allowed", "forbidden")
+
+
+def listing_groups(answers: list[Answer]) -> list[dict[str, Any]]:
+    """A listing's answers (in the KB's order, Answer.sort_key) grouped by target Location: each
+    group's Location, targets, how many attacks of each verdict, and its answers' indices."""
+    groups: dict[Any, dict[str, Any]] = {}
+    for i, a in enumerate(answers):
+        where = str(a.rank[0]) if a.rank else None
+        g = groups.setdefault(where, {"at": where, "targets": [], **{v: 0 for v in VERDICTS}, "answers": []})
+        g["targets"] += [value_text(t) for t in a.targets if value_text(t) not in g["targets"]]
+        g[a.verdict] = g.get(a.verdict, 0) + 1
+        g["answers"].append(i)
+    return list(groups.values())
+
+
 def listing_lines(answers: list[Answer], indent: str = "", full: bool = False) -> list[str]:
     """A listing (`aslrules ask` with no question), in the KB's order (Answer.sort_key): per target
     Location a head line with the counts, then the mandatory and allowed attacks in full, then one
     line per forbidden attack with its first reason (`full`: in full, as the others)."""
     lines: list[str] = []
-    groups: dict[Any, list[Answer]] = {}
-    for a in answers:
-        groups.setdefault(a.rank[0] if a.rank else None, []).append(a)
-    for where, group in groups.items():
-        count = {v: sum(1 for a in group if a.verdict == v) for v in ("mandatory", "allowed", "forbidden")}
-        targets = sorted({value_text(t) for a in group for t in a.targets})
-        head = f"at {where}" + (f" ({', '.join(targets)})" if targets else "") if where is not None else "other"
-        lines.append(f"{indent}{head}: {len(group)} attacks: " + ", ".join(f"{n} {v}" for v, n in count.items()))
+    for g in listing_groups(answers):
+        group = [answers[i] for i in g["answers"]]
+        head = f"at {g['at']}" + (f" ({', '.join(g['targets'])})" if g["targets"] else "")
+        lines.append(f"{indent}{head}: {len(group)} attacks: " + ", ".join(f"{g[v]} {v}" for v in VERDICTS))
         for a in group:
             if a.verdict != "forbidden" or full:
                 lines.extend(answer_lines(a, indent=indent + "  "))
