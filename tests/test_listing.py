@@ -8,33 +8,21 @@ A7.531, A7.55)"; A7.53 (leader direction), A7.212, A8.31, A8.312, A7 (broken uni
 
 from __future__ import annotations
 
-import io
 import re
-from contextlib import redirect_stderr, redirect_stdout
 from fractions import Fraction
 from pathlib import Path
 
 import pytest
 
 from aslrules.answers import Answer
-from aslrules.cli import main
 from aslrules.core import ask
 from aslrules.loader import load_file, load_text
 from aslrules.replay import situation_at
+from test_cli import cli  # the CLI run in process: (exit status, stdout, stderr)
 
 ROOT = Path(__file__).resolve().parent.parent
 BERSERK = ROOT / "examples" / "berserk_charge.yaml"
 EX_841 = ROOT / "tests" / "cases" / "replays" / "ex_8_41.yaml"
-
-
-def cli(*args: str) -> tuple[int, str, str]:
-    out, err = io.StringIO(), io.StringIO()
-    with redirect_stdout(out), redirect_stderr(err):
-        try:
-            code = main(list(args))
-        except SystemExit as e:
-            code = e.code if isinstance(e.code, int) else 1
-    return code, out.getvalue(), err.getvalue()
 
 
 def listing(text: str, **kw: str) -> list[Answer]:
