@@ -200,6 +200,8 @@ class Moving(Base, kw_only=True):
     activities: F(list[Activity], "what this MF expenditure does (A8.1, A8.12)", fact="activity",
                   max_length=8) = []
     bypass: F(bool, "it moves in Bypass (A8.21)", fact="bypass") = False
+    bypass_along: Hexid("in Bypass: the hex across the hexside it moves along (A9.21, Perry Sez P83)",
+                        fact="bypass_along") | None = None
     expenditures: F(list[Expenditure], "its MF/MP expenditures in its current Location so far, in order, the last "
                     "the current one (A8.1, A8.3): mf_here is their sum, activities the last one's",
                     max_length=50) = []

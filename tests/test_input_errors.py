@@ -34,6 +34,7 @@ SECOND_MOVER = "  - {id: r-447, side: russian, type: squad, counter: 4-4-7, hex:
     BASE, CA,
     BASE + "lines_of_sight:\n  - {from: K2, to_hexside: [H7, G7]}\n",
     change(BASE, "    hex: W2\n", "    hex: W2\n    level: 1\n"),  # entering level 1 of W2 from V2
+    change(BASE, "mf_here: 1}", "mf_here: 1, bypass: true, bypass_along: X2}"),  # Bypass of W2 along W2/X2
 ])
 def test_sound_situations_answer(text: str) -> None:
     assert ask(load_text(text, "case.yaml"))
@@ -54,6 +55,10 @@ def test_sound_situations_answer(text: str) -> None:
      "lines_of_sight[0].to_hexside", "H7 and G9 are not"),
     (change(BASE, "targets: [r-628]}", "targets: [r-628], hexside: [V2, W4]}").replace("first_fire", "snap_shot"),
      "  - attack:", "expect[0].attack.hexside", "V2 and W4 are not"),
+    (change(BASE, "mf_here: 1}", "mf_here: 1, bypass: true, bypass_along: X5}"), "moving: {from: V2",
+     "units[1].moving.bypass_along", "adjacent"),
+    (change(BASE, "mf_here: 1}", "mf_here: 1, bypass_along: X2}"), "moving: {from: V2",
+     "units[1].moving.bypass_along", "bypass: true"),
 ])
 def test_nonsense_on_the_map_is_located(text: str, marker: str, path: str, expected: str) -> None:
     e = error(text)
