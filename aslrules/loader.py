@@ -597,6 +597,9 @@ class _Reader:
                 if w not in q.firers:
                     self.fail(path + ("keep_rof", i), f"a weapon among the firers ({', '.join(q.firers) or 'none'}), "
                               "each once", w)
+            if q.fire_lane_residual and q.option != "residual_fp":
+                self.fail(path + ("fire_lane_residual",), "only on a Residual FP attack (option residual_fp)",
+                          key=True)
             if q.fire_lane is not None and q.fire_lane not in q.firers:
                 self.fail(path + ("fire_lane",), f"a weapon among the firers ({', '.join(q.firers) or 'none'})",
                           q.fire_lane)

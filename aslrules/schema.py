@@ -338,6 +338,8 @@ class Attack(Base, kw_only=True):
                   fact="q_fire_lane") | None = None
     fire_lane_at: Loc("the Location the Fire Lane is placed in (default: the target's; A9.22)",
                       fact="q_fire_lane_at") | None = None
+    fire_lane_residual: F(bool, "a residual_fp attack made by the Fire Lane Residual FP of the target Location, "
+                          "not by a Residual FP counter (A9.22)", fact="q_lane_residual") = False
     random_selection: Ids("Cowering in a Fire Group: the unit(s) Random Selection picks as having cowered "
                           "(A7.9)", "unit", fact="q_random_selection") = []
 

@@ -64,3 +64,16 @@ def test_nonsense_on_the_map_is_located(text: str, marker: str, path: str, expec
     e = error(text)
     assert (e.line, e.path) == (line_of(text, marker), path), str(e)
     assert expected in e.expected, str(e)
+
+
+def test_a_fire_lane_residual_flag_needs_a_residual_fp_attack() -> None:
+    """`fire_lane_residual: true` names the Fire Lane Residual FP attack (A9.22): on a first_fire attack it is an
+    error at the attack's line; on a residual_fp attack it loads."""
+    bad = change(BASE, "targets: [r-628]}", "targets: [r-628], fire_lane_residual: true}")
+    with pytest.raises(InputError) as caught:
+        load_text(bad, "case.yaml")
+    e = caught.value
+    assert (e.line, e.path) == (line_of(bad, "  - attack:"), "expect[0].attack.fire_lane_residual"), str(e)
+    assert "residual_fp" in e.expected
+    good = bad.replace("option: first_fire, firers: [g-467, g-lmg], director: g-81,", "option: residual_fp,")
+    assert load_text(good, "case.yaml").expect[0].question.fire_lane_residual is True
