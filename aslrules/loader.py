@@ -613,8 +613,11 @@ class _Reader:
                           f"original {d.original}, colored {d.colored}")
         elif kind in ("case_a", "gun_elevation") and (q.target is None) == (q.at is None):
             self.fail(path, "exactly one of 'target' and 'at'")
-        elif kind == "ca_change" and q.arc is not None:
-            self.refs.append((path + ("arc",), q.firer, "vehicle"))
+        elif kind == "ca_change":
+            if (q.to is None) == (q.to_hexside is None):
+                self.fail(path, "exactly one of 'to' and 'to_hexside'")
+            if q.arc is not None:
+                self.refs.append((path + ("arc",), q.firer, "vehicle"))
 
     def resolve(self, path: tuple, ident: str, want: str) -> None:
         defined = self.defined.get(ident)

@@ -357,7 +357,10 @@ class CaChange(Base, kw_only=True):
     firer: Id("a Gun/SW weapon, or a vehicle", "any")
     arc: F(CaArc, "a vehicle's vca (default) or tca", fact="q_arc") | None = None
     to: F(Annotated[list[Annotated[str, Meta(pattern=HEX_PATTERN)]], Meta(min_length=2, max_length=2)]
-          | BypassFacing, "the hexspine it turns to; a Bypass TCA: a facing", kind="hexspine")
+          | BypassFacing, "the hexspine it turns to; a Bypass TCA: a facing (or to_hexside)",
+          kind="hexspine") | None = None
+    to_hexside: Hexid("instead of to: the hex across the hexside it would point at, not a hexspine (C3.2; "
+                      "Perry Sez P101)", fact="q_to_hexside") | None = None
     when: F(CaWhen, "when the change is made (default end_of_phase)", fact="q_when") | None = None
 
 
