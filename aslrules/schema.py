@@ -377,10 +377,15 @@ class GunElevation(Base, kw_only=True):
     at: Loc("the Location fired at (or target:)", fact="q_at") | None = None
 
 
+class MotionAttempt(Base, kw_only=True):
+    firer: Id("the vehicle that would attempt to start Motion", "unit")
+    reverse: F(bool, "it declares reverse Motion with the attempt (D2.401; Perry Sez P118)", fact="q_reverse") = False
+
+
 #: Question kinds: the key an `expect` item names its question by, and its type.
 QUESTIONS: dict[str, type[Base]] = {
     "attack": Attack, "case_a": CaseA, "ca_change": CaChange, "target_facing": TargetFacing,
-    "gun_elevation": GunElevation,
+    "gun_elevation": GunElevation, "motion_attempt": MotionAttempt,
 }
 
 RuleIds = F(list[Annotated[str, Meta(pattern=r"^[A-Za-z0-9][A-Za-z0-9 .,()*'/-]{0,39}$", extra={"strict": True})]],
@@ -461,10 +466,16 @@ class GunElevationAnswer(Base, kw_only=True):
     elevation_difference: Int("elevation difference", -20, 20) | None = None
 
 
+class MotionAttemptAnswer(Base, kw_only=True):
+    verdict: F(Verdict, "allowed, mandatory or forbidden")
+    because: RuleIds = []
+
+
 #: The answer fields each question kind may state.
 ANSWERS: dict[str, type[Base]] = {
     "attack": AttackAnswer, "case_a": CaseAAnswer, "ca_change": CaChangeAnswer,
     "target_facing": TargetFacingAnswer, "gun_elevation": GunElevationAnswer,
+    "motion_attempt": MotionAttemptAnswer,
 }
 
 #: How an answer field the KB's answer does not mention reads (a keyed field: per key).
