@@ -200,6 +200,8 @@ class Moving(Base, kw_only=True):
     activities: F(list[Activity], "what this MF expenditure does (A8.1, A8.12)", fact="activity",
                   max_length=8) = []
     bypass: F(bool, "it moves in Bypass (A8.21)", fact="bypass") = False
+    bypass_along: Hexid("in Bypass: the hex across the hexside it moves along (A9.21, Perry Sez P83)",
+                        fact="bypass_along") | None = None
     expenditures: F(list[Expenditure], "its MF/MP expenditures in its current Location so far, in order, the last "
                     "the current one (A8.1, A8.3): mf_here is their sum, activities the last one's",
                     max_length=50) = []
@@ -336,6 +338,8 @@ class Attack(Base, kw_only=True):
                   fact="q_fire_lane") | None = None
     fire_lane_at: Loc("the Location the Fire Lane is placed in (default: the target's; A9.22)",
                       fact="q_fire_lane_at") | None = None
+    fire_lane_residual: F(bool, "a residual_fp attack made by the Fire Lane Residual FP of the target Location, "
+                          "not by a Residual FP counter (A9.22)", fact="q_lane_residual") = False
     random_selection: Ids("Cowering in a Fire Group: the unit(s) Random Selection picks as having cowered "
                           "(A7.9)", "unit", fact="q_random_selection") = []
 
@@ -353,7 +357,10 @@ class CaChange(Base, kw_only=True):
     firer: Id("a Gun/SW weapon, or a vehicle", "any")
     arc: F(CaArc, "a vehicle's vca (default) or tca", fact="q_arc") | None = None
     to: F(Annotated[list[Annotated[str, Meta(pattern=HEX_PATTERN)]], Meta(min_length=2, max_length=2)]
-          | BypassFacing, "the hexspine it turns to; a Bypass TCA: a facing", kind="hexspine")
+          | BypassFacing, "the hexspine it turns to; a Bypass TCA: a facing (or to_hexside)",
+          kind="hexspine") | None = None
+    to_hexside: Hexid("instead of to: the hex across the hexside it would point at, not a hexspine (C3.2; "
+                      "Perry Sez P101)", fact="q_to_hexside") | None = None
     when: F(CaWhen, "when the change is made (default end_of_phase)", fact="q_when") | None = None
 
 
@@ -370,10 +377,15 @@ class GunElevation(Base, kw_only=True):
     at: Loc("the Location fired at (or target:)", fact="q_at") | None = None
 
 
+class MotionAttempt(Base, kw_only=True):
+    firer: Id("the vehicle that would attempt to start Motion", "unit")
+    reverse: F(bool, "it declares reverse Motion with the attempt (D2.401; Perry Sez P118)", fact="q_reverse") = False
+
+
 #: Question kinds: the key an `expect` item names its question by, and its type.
 QUESTIONS: dict[str, type[Base]] = {
     "attack": Attack, "case_a": CaseA, "ca_change": CaChange, "target_facing": TargetFacing,
-    "gun_elevation": GunElevation,
+    "gun_elevation": GunElevation, "motion_attempt": MotionAttempt,
 }
 
 RuleIds = F(list[Annotated[str, Meta(pattern=r"^[A-Za-z0-9][A-Za-z0-9 .,()*'/-]{0,39}$", extra={"strict": True})]],
@@ -454,10 +466,16 @@ class GunElevationAnswer(Base, kw_only=True):
     elevation_difference: Int("elevation difference", -20, 20) | None = None
 
 
+class MotionAttemptAnswer(Base, kw_only=True):
+    verdict: F(Verdict, "allowed, mandatory or forbidden")
+    because: RuleIds = []
+
+
 #: The answer fields each question kind may state.
 ANSWERS: dict[str, type[Base]] = {
     "attack": AttackAnswer, "case_a": CaseAAnswer, "ca_change": CaChangeAnswer,
     "target_facing": TargetFacingAnswer, "gun_elevation": GunElevationAnswer,
+    "motion_attempt": MotionAttemptAnswer,
 }
 
 #: How an answer field the KB's answer does not mention reads (a keyed field: per key).
