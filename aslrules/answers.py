@@ -72,6 +72,7 @@ class Answer:
     figures: dict[str, Any] = field(default_factory=dict)  # name -> value | list (a set) | dict (keyed)
     figure_reasons: dict[str, dict[Any, list[Reason]]] = field(default_factory=dict)  # name -> key -> reasons
     parts: dict[str, list[Part]] = field(default_factory=dict)  # name -> additive parts
+    rank: tuple | None = None  # a listed attack's place (kb/listing.lp list_rank/5): (Location, tier, column, DRM)
 
     def figure(self, name: str) -> Any:
         """A figure: its value, a list when the KB gave several, a dict when keyed, None when absent."""
@@ -85,6 +86,12 @@ class Answer:
     def targets(self) -> list[Any]:
         return self.roles.get("target", [])
 
+    def sort_key(self) -> tuple:
+        """A listed attack's place in the listing (the KB's list_rank/5): by target Location, then
+        mandatory, allowed, forbidden, then the highest IFT column, then the lowest DRM."""
+        where, tier, column, drm = self.rank or ("", 3, 0, 0)
+        return (str(where), tier, -column, drm, str(self.qid))
+
     def rule_ids(self) -> set[str]:
         """Every rule id anywhere in the answer."""
         ids = {r.rule for r in self.reasons}
@@ -93,6 +100,7 @@ class Answer:
         return ids
 
     def as_dict(self) -> dict[str, Any]:
+        rank = {} if self.rank is None else {"rank": dict(zip(("at", "tier", "column", "drm"), self.rank))}
         return {
             "question": str(self.qid) if isinstance(self.qid, Term) else self.qid,
             "kind": self.kind,
@@ -103,6 +111,7 @@ class Answer:
             "figure_reasons": {name: {_key_text(k): [dict(vars(r)) for r in rs] for k, rs in by_key.items()}
                                for name, by_key in self.figure_reasons.items()},
             "parts": {name: [dict(vars(p)) for p in ps] for name, ps in self.parts.items()},
+            **rank,
         }
 
 
@@ -126,7 +135,8 @@ def _key_text(k: Any) -> str:
 
 
 #: The predicates of the answer protocol (kb/show.lp) whose first argument is the question.
-_PROTOCOL = frozenset(("question", "verdict", "reason", "role", "figure", "figure_reason", "figure_part"))
+_PROTOCOL = frozenset(("question", "verdict", "reason", "role", "figure", "figure_reason", "figure_part",
+                       "list_rank"))
 
 
 def read_answers(atoms: list[Term]) -> dict[Any, Answer]:
@@ -187,6 +197,8 @@ def _answer(q: Value, atoms: list[Term]) -> Answer:
         elif n == "figure_reason":
             by_key = ans.figure_reasons.setdefault(a[1].name, {})
             by_key.setdefault(_key(a[2]), []).append(Reason(a[3], render(a[4], a[5])))
+        elif n == "list_rank":
+            ans.rank = (a[1], a[2], a[3], a[4])
         elif n == "figure_part":
             ans.parts.setdefault(a[1].name, []).append(Part(a[2], render(a[3], a[4]), a[5]))
     for name, values in several.items():

@@ -42,11 +42,22 @@ def _parser() -> argparse.ArgumentParser:
     a = sub.add_parser("ask", help="answer a situation's questions, or list every DEFENDER fire option",
                        description="Answer the questions of a situation (its ask: and expect: items), each with "
                        "its verdict, figures and the rules that decided it; with no question, list every DEFENDER "
-                       "unit's and weapon's fire options. Example: aslrules ask examples/berserk_charge.yaml --firer "
-                       "g-467")
+                       "fire option against the mover (MPh) or each enemy Location (DFPh): each unit and weapon "
+                       "alone, the Fire Groups of each Location with its directing leader, of each unit with its "
+                       "SW and of each chain of ADJACENT Locations; mandatory attacks first, then the allowed ones "
+                       "best first (IFT column, then DRM), then one line per forbidden one. Example: aslrules ask "
+                       "examples/berserk_charge.yaml --firer g-467")
     a.add_argument("file", help="a situation or case file (YAML); - reads it from standard input")
     a.add_argument("--format", choices=("text", "json"), default="text")
-    a.add_argument("--firer", help="only this unit's (and its weapons') options; with questions, those it fires in")
+    a.add_argument("--firer", metavar="ID",
+                   help="only the attacks this DEFENDER unit or weapon (or, for a unit, one of its weapons) takes "
+                   "part in: alone and in Fire Groups; with questions, those it fires in")
+    a.add_argument("--target", metavar="ID",
+                   help="listing: only the attacks on this ATTACKER unit (in the MPh the moving stack it is in, in "
+                   "the DFPh its Location)")
+    a.add_argument("--all", action="store_true",
+                   help="listing: show the forbidden attacks in full (by default one line each, with the first "
+                   "rule that forbids it)")
     c = sub.add_parser("check", help="check cases: which expectations hold",
                        description="Answer every expect: item of the cases and compare the answers with what they "
                        "state; print each failure with the answer given, then 'N passed, M failed'. Exit 0 when all "
@@ -121,7 +132,7 @@ def _load(name: str):
 
 def _cmd_ask(args: argparse.Namespace) -> int:
     from .core import ask
-    from .render import answer_lines
+    from .render import VERDICTS, answer_lines, listing_groups, listing_lines
 
     sit = _load(args.file)
     questions = sit.expect + sit.ask
@@ -133,21 +144,32 @@ def _cmd_ask(args: argparse.Namespace) -> int:
         owned.update({w.id: {w.id} for u in sit.units for w in u.weapons})
         if args.firer not in owned:
             raise InputError(args.file, None, "--firer", "the id of a unit or weapon defined in units", args.firer)
-    answers = ask(sit, firer=args.firer)
+    if args.target is not None and args.target not in {u.id for u in sit.units}:
+        raise InputError(args.file, None, "--target", "the id of a unit defined in units", args.target)
+    answers = ask(sit, firer=args.firer, target=None if questions else args.target)
+    if args.target is not None and questions:  # declared questions: those aimed at the target
+        answers = [a for a in answers if args.target in a.targets]
     if args.firer is not None and questions:  # declared questions: show those the firer takes part in
         answers = [a for a in answers if owned[args.firer] & set(a.firers)]
     if args.format == "json":
         from .jsontext import json_text
 
-        print(json_text({"file": args.file, "title": sit.title, "answers": [a.as_dict() for a in answers]}))
+        listing = {} if questions else {"listing": {
+            **{v: sum(1 for a in answers if a.verdict == v) for v in VERDICTS}, "groups": listing_groups(answers)}}
+        print(json_text({"file": args.file, "title": sit.title, "answers": [a.as_dict() for a in answers],
+                         **listing}))
         return 0
     out = [f"{args.file}: {sit.title}" if sit.title else args.file]
     if not answers and questions:
-        out.append(f"  no question in which {args.firer} fires")
+        out.append("  no question " + " and ".join(
+            x for x in (args.firer and f"in which {args.firer} fires", args.target and f"aimed at {args.target}") if x))
     elif not answers:
         out.append("  no fire options: no DEFENDER unit, or nothing to fire at")
-    for a in answers:
-        out.extend(answer_lines(a, indent="  "))
+    if questions:
+        for a in answers:
+            out.extend(answer_lines(a, indent="  "))
+    else:
+        out.extend(listing_lines(answers, indent="  ", full=args.all))
     print("\n".join(printable(line) for line in out))
     return 0
 

@@ -12,7 +12,9 @@ readings (schema.READINGS), and aggregates the table "case x assignment -> holds
   unique;
 * conflicts: every minimal set of rulings that no assignment satisfies together (MARCO over
   clingo solve calls under assumptions; each core shrunk to a minimal one);
-* errata impact: which rulings change status when some readings take other values.
+* errata impact: which rulings change status when some readings take other values;
+* coverage: how many of the current rulings that bear on a rule of the rules-in-scope list
+  (aslrules/scope.py) have cases.
 
 Only the readings that change a case's answer are varied for it: the KB's relevance analysis
 (aslrules/fast/relevance.py, which knows no ASL) says which rules can fire for the case's facts
@@ -39,6 +41,7 @@ from .errors import InputError
 from .inputcheck import raise_input_errors
 from .model import Situation
 from .rulings import Ruling
+from .scope import base_ids, scope_ids
 
 Assignment = tuple[tuple[str, str], ...]  # (reading, value) pairs, sorted by reading: a partial assignment
 
@@ -537,12 +540,32 @@ def impact(results: Sequence[RulingResult], overrides: dict[str, str]) -> list[C
 
 
 @dataclass
+class Coverage:
+    with_cases: list[str]  # ruling ids
+    without_cases: list[str]
+
+    @property
+    def bearing(self) -> int:
+        return len(self.with_cases) + len(self.without_cases)
+
+    @property
+    def percent(self) -> int:
+        """Rounded down: 57 of 72 is 79%, never 80%."""
+        return 100 * len(self.with_cases) // self.bearing if self.bearing else 100
+
+    def line(self) -> str:
+        return (f"{len(self.with_cases)} of {self.bearing} current rulings that bear on rules in scope "
+                f"have cases ({self.percent}%)")
+
+
+@dataclass
 class Report:
     results: list[RulingResult]
     fit: Fit
     conflicts: list[Conflict]
     overrides: dict[str, str]
     changes: list[Change]
+    scope: set[str] | None = None  # the rule ids of the rules-in-scope list (None: not found)
 
     @property
     def ok(self) -> bool:
@@ -569,6 +592,15 @@ class Report:
             out.append((t, verdict, rs, cs))
         return out
 
+    def coverage(self) -> Coverage | None:
+        """The current rulings that bear on a rule in scope (a `rules:` id the rules-in-scope list
+        names, or a listed id followed by a non-digit: `A8.41 EX`), and which of them have cases."""
+        if self.scope is None:
+            return None
+        bearing = [r for r in self.results if r.ruling.status == "current"
+                   and any(base_ids(rule, self.scope) for rule in r.ruling.data.rules)]
+        return Coverage([r.id for r in bearing if r.cases], [r.id for r in bearing if not r.cases])
+
     def summary(self) -> list[tuple[str, dict[str, int]]]:
         """By rule id: how many rulings bear on it, and how many of each status."""
         rows: dict[str, dict[str, int]] = {}
@@ -588,7 +620,7 @@ def _rule_key(rule: str) -> list[Any]:
 
 
 def report(rulings: Sequence[Ruling], *, overrides: dict[str, str] | None = None,
-           eng: Solver | None = None) -> Report:
+           eng: Solver | None = None, scope: set[str] | None = None) -> Report:
     """Check every ruling under the readings, and aggregate (what `aslrules rulings` prints)."""
     eng = eng or engine()
     tables = run_tables(rulings, eng)
@@ -597,7 +629,8 @@ def report(rulings: Sequence[Ruling], *, overrides: dict[str, str] | None = None
         by_ruling.setdefault(id(t.ruling), []).append(t)
     results = [judge(r, by_ruling.get(id(r), [])) for r in rulings]
     overrides = overrides or {}
-    return Report(results, fit(results), conflicts(results), overrides, impact(results, overrides))
+    return Report(results, fit(results), conflicts(results), overrides, impact(results, overrides),
+                  scope if scope is not None else scope_ids())
 
 
 # --------------------------------------------------------------------------- text and JSON
@@ -735,11 +768,25 @@ def text_lines(rep: Report) -> list[str]:
     current = [r for r in rs if r.cases and r.ruling.status == "current"]
     held = [r for r in current if r.holds_under(f.assignment)]
     out += ["", f"{len(held)} of {len(current)} current rulings with cases hold under the readings that fit"]
+    cov = rep.coverage()
+    if cov is None:
+        out.append("coverage: the rules-in-scope list was not found")
+    else:
+        out.append(cov.line())
+        if cov.without_cases:
+            out.append(f"  without cases: {', '.join(cov.without_cases)}")
     return out
 
 
 def _assignment_json(a: Iterable[tuple[str, str]]) -> dict[str, str]:
     return dict(a)
+
+
+def _coverage_json(cov: Coverage | None) -> dict[str, Any] | None:
+    if cov is None:
+        return None
+    return {"text": cov.line(), "with_cases": len(cov.with_cases), "bearing": cov.bearing, "percent": cov.percent,
+            "rulings_with_cases": cov.with_cases, "rulings_without_cases": cov.without_cases}
 
 
 def as_json(rep: Report) -> dict[str, Any]:
@@ -790,5 +837,6 @@ def as_json(rep: Report) -> dict[str, Any]:
                       "conflicts": [[r.id for r in c.rulings] for c in cs]}
                      for t, verdict, members, cs in rep.tensions()],
         "summary": [{"rule": rule, **counts} for rule, counts in rep.summary()],
+        "coverage": _coverage_json(rep.coverage()),
         "ok": rep.ok,
     }

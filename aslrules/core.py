@@ -28,9 +28,9 @@ def engine() -> Solver:
 
 
 def build_facts(sit: Situation, *, list_options: bool = False, firer: str | None = None,
-                asked: bool = False) -> FactBuilder:
+                target: str | None = None, asked: bool = False) -> FactBuilder:
     """The situation's facts and its expectations' questions, numbered from 0 (with `asked`, its
-    `ask:` questions after them)."""
+    `ask:` questions after them); with `list_options`, the listing's request (--firer, --target)."""
     fb = situation_facts(sit)
     for k, exp in enumerate(sit.expect + sit.ask if asked else sit.expect):
         question_facts(fb, Number(k), exp)
@@ -38,18 +38,25 @@ def build_facts(sit: Situation, *, list_options: bool = False, firer: str | None
         fb.add("list_options")
         if firer is not None:
             fb.add("list_firer", String(firer))
+        if target is not None:
+            fb.add("list_target_unit", String(target))
     return fb
 
 
-def ask(sit: Situation, *, firer: str | None = None, eng: Solver | None = None) -> list[Answer]:
-    """Answer the situation's questions (`expect:` then `ask:`); with none, list every DEFENDER fire option."""
+def ask(sit: Situation, *, firer: str | None = None, target: str | None = None,
+        eng: Solver | None = None) -> list[Answer]:
+    """Answer the situation's questions (`expect:` then `ask:`); with none, list every DEFENDER fire
+    option (only those `firer` takes part in, only those at `target`), in the KB's order
+    (kb/listing.lp: by target Location, mandatory, allowed best first, forbidden)."""
     eng = eng or engine()
     listing = not sit.expect and not sit.ask
-    fb = build_facts(sit, list_options=listing, firer=firer, asked=True)
+    fb = build_facts(sit, list_options=listing, firer=firer, target=target, asked=True)
     atoms = eng.solve(fb.facts)
     raise_input_errors(sit, atoms)
     answers = read_answers(atoms)  # the questions by number, then the listed options
-    return [answers[k] for k in sorted(answers, key=lambda k: (0, k, "") if isinstance(k, int) else (1, 0, str(k)))]
+    numbered = sorted(k for k in answers if isinstance(k, int))
+    listed = sorted((a for k, a in answers.items() if not isinstance(k, int)), key=Answer.sort_key)
+    return [answers[k] for k in numbered] + listed
 
 
 def validate(sit: Situation, *, eng: Solver | None = None) -> None:

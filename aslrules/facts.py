@@ -204,13 +204,10 @@ def _unit_facts(fb: FactBuilder, u: S.Unit, phase: str) -> None:
     fb.spine_or_word(u.tca, "vehicle_tca", "bypass_tca", uid)
     for k, s in enumerate(u.shots):
         key = Number(k)
-        fb.add("shot", uid, key, String(s.weapon))
+        fb.fields(s, uid, key)
         fb.add("shot_phase", uid, key, const(s.phase or phase))  # default: now
-        if s.target is not None:
-            fb.add("shot_target", uid, key, String(s.target))
         if not s.known:
             fb.add("shot_unknown", uid, key)
-        fb.add("shot_case_a", uid, key, Number(s.case_a))
         if isinstance(s.ca, list):
             fb.add("shot_ca", uid, key, fb.hex(s.ca[0]), fb.hex(s.ca[1]))
         elif s.ca is not None:
@@ -232,23 +229,12 @@ def _unit_facts(fb: FactBuilder, u: S.Unit, phase: str) -> None:
         fb.add("moving", uid)
         fb.fields(u.moving, uid)
         for k, e in enumerate(u.moving.expenditures):
-            key = Number(k)
-            fb.add("expenditure", uid, key, scaled(e.mf))
-            for a in e.activities:
-                fb.add("expenditure_activity", uid, key, const(a))
+            fb.fields(e, uid, Number(k))
     for k, a in enumerate(u.attacked_here):
         key = Number(k)
-        fb.add("attacked_here", uid, key, const(a.option))
-        for x in a.by:
-            fb.add("attacked_by", uid, key, String(x))
-        if a.fp is not None:
-            fb.add("attacked_fp", uid, key, scaled(a.fp))
+        fb.fields(a, uid, key)
         at_mf = a.at_mf if a.at_mf is not None else (u.moving.mf_here if u.moving else Fraction(0))
         fb.add("attacked_at_mf", uid, key, scaled(at_mf))
-        if a.drm is not None:
-            fb.add("attacked_drm", uid, key, Number(a.drm))
-        if a.earlier_entry:
-            fb.add("attacked_earlier_entry", uid, key)
 
 
 def question_facts(fb: FactBuilder, qid: Symbol, exp: Expectation) -> None:

@@ -44,13 +44,22 @@ def _where(sit: Situation, kind: str, ident: Any, field: str) -> tuple:
 
 
 
+def _option_value(args: Any) -> Any:
+    """The value given to the option: the first element of the template's arguments."""
+    return str(args.arguments[0]) if isinstance(args, Term) and args.arguments else None
+
+
 def raise_input_errors(sit: Situation, atoms: Sequence[Term]) -> None:
-    """The first (in file order) of the KB's input errors for this situation, as an InputError."""
+    """The first (in file order) of the KB's input errors for this situation, as an InputError.
+    An error of kind `option` is about a command-line option (Id: "--firer"), not the file."""
     found = []
     for a in atoms:
         if a.name == "input_error" and len(a.arguments) == 5:
             kind, ident, field, template, args = a.arguments
             kind = kind.name if isinstance(kind, Term) else str(kind)
+            if kind == "option":
+                found.append((0, str(ident), render(template, args), _option_value(args)))
+                continue
             path = _where(sit, kind, ident, field)
             found.append((sit.line(path) or 0, _text(path), render(template, args), None))
         elif a.name == "missing_range":

@@ -501,6 +501,9 @@ class _Reader:
         if unit.moving is not None and unit.moving.expenditures:
             ends = self.expenditures(unit.moving, path + ("moving",))
         for k, attack in enumerate(unit.attacked_here):
+            if attack.placed_residual and attack.option in ("residual_fp", "snap_shot"):
+                self.fail(path + ("attacked_here", k, "placed_residual"), "an attack that leaves Residual FP "
+                          "(not a Residual FP attack, nor a Snap Shot: A8.223)", True)
             if unit.moving is None or attack.at_mf is None:
                 continue
             if attack.at_mf > unit.moving.mf_here:
@@ -594,6 +597,9 @@ class _Reader:
                 if w not in q.firers:
                     self.fail(path + ("keep_rof", i), f"a weapon among the firers ({', '.join(q.firers) or 'none'}), "
                               "each once", w)
+            if q.fire_lane_residual and q.option != "residual_fp":
+                self.fail(path + ("fire_lane_residual",), "only on a Residual FP attack (option residual_fp)",
+                          key=True)
             if q.fire_lane is not None and q.fire_lane not in q.firers:
                 self.fail(path + ("fire_lane",), f"a weapon among the firers ({', '.join(q.firers) or 'none'})",
                           q.fire_lane)
@@ -607,8 +613,11 @@ class _Reader:
                           f"original {d.original}, colored {d.colored}")
         elif kind in ("case_a", "gun_elevation") and (q.target is None) == (q.at is None):
             self.fail(path, "exactly one of 'target' and 'at'")
-        elif kind == "ca_change" and q.arc is not None:
-            self.refs.append((path + ("arc",), q.firer, "vehicle"))
+        elif kind == "ca_change":
+            if (q.to is None) == (q.to_hexside is None):
+                self.fail(path, "exactly one of 'to' and 'to_hexside'")
+            if q.arc is not None:
+                self.refs.append((path + ("arc",), q.firer, "vehicle"))
 
     def resolve(self, path: tuple, ident: str, want: str) -> None:
         defined = self.defined.get(ident)

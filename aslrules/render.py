@@ -71,7 +71,8 @@ def question_line(a: Answer) -> str:
         opt = "residual_fp" if a.kind == "attack" else a.kind
     firers = ", ".join(value_text(f) for f in a.firers) or "(Residual FP)"
     aimed = [value_text(x) for role in ("target", "at", "to") for x in a.roles.get(role, [])]
-    return f"{opt}: {firers} -> {', '.join(aimed)}"
+    directed = "".join(f" directed by {value_text(d)}" for d in a.roles.get("director", []))
+    return f"{opt}: {firers}{directed} -> {', '.join(aimed)}"
 
 
 _VERDICT_ROLE = {"forbid": "forbidden by ", "must": "mandatory by ", "note": "", "skipped": "skipped: ",
@@ -104,6 +105,41 @@ def answer_lines(a: Answer, indent: str = "") -> list[str]:
                 lines.append(f"{i2}{value_text(key)}:")
                 deeper = i3
             lines.extend(f"{deeper}{r.rule}: {r.text}" for r in rs)
+    return lines
+
+
+VERDICTS = ("mandatory", "allowed", "forbidden")
+
+
+def listing_groups(answers: list[Answer]) -> list[dict[str, Any]]:
+    """A listing's answers (in the KB's order, Answer.sort_key) grouped by target Location: each
+    group's Location, targets, how many attacks of each verdict, and its answers' indices."""
+    groups: dict[Any, dict[str, Any]] = {}
+    for i, a in enumerate(answers):
+        where = str(a.rank[0]) if a.rank else None
+        g = groups.setdefault(where, {"at": where, "targets": [], **{v: 0 for v in VERDICTS}, "answers": []})
+        g["targets"] += [value_text(t) for t in a.targets if value_text(t) not in g["targets"]]
+        g[a.verdict] = g.get(a.verdict, 0) + 1
+        g["answers"].append(i)
+    return list(groups.values())
+
+
+def listing_lines(answers: list[Answer], indent: str = "", full: bool = False) -> list[str]:
+    """A listing (`aslrules ask` with no question), in the KB's order (Answer.sort_key): per target
+    Location a head line with the counts, then the mandatory and allowed attacks in full, then one
+    line per forbidden attack with its first reason (`full`: in full, as the others)."""
+    lines: list[str] = []
+    for g in listing_groups(answers):
+        group = [answers[i] for i in g["answers"]]
+        head = f"at {g['at']}" + (f" ({', '.join(g['targets'])})" if g["targets"] else "")
+        lines.append(f"{indent}{head}: {len(group)} attacks: " + ", ".join(f"{g[v]} {v}" for v in VERDICTS))
+        for a in group:
+            if a.verdict != "forbidden" or full:
+                lines.extend(answer_lines(a, indent=indent + "  "))
+                continue
+            first = next((r for r in a.reasons if r.role == "forbid"), None)
+            why = f": {first.rule}: {first.text}" if first else ""
+            lines.append(f"{indent}  forbidden: {question_line(a)}{why}")
     return lines
 
 

@@ -80,6 +80,8 @@ READINGS: dict[str, tuple[str, ...]] = {
     "gun_marking": ("printed", "with_crew"),
     "a822_once": ("location", "entry"),
     "end_phase_ca": ("ma", "any_weapon"),
+    "sff_fg": ("printed", "no_mixing"),
+    "a822_creator": ("printed", "counts"),
 }
 
 
@@ -186,8 +188,8 @@ class ResidualCounter(Base, kw_only=True):
 
 
 class Expenditure(Base, kw_only=True):
-    mf: Num("the MF/MP it expends", 0, 99)
-    activities: F(list[Activity], "what it does (A8.1, A8.12)", max_length=8) = []
+    mf: Num("the MF/MP it expends", 0, 99, fact="expenditure")
+    activities: F(list[Activity], "what it does (A8.1, A8.12)", max_length=8, fact="expenditure_activity") = []
 
 
 class Moving(Base, kw_only=True):
@@ -198,27 +200,31 @@ class Moving(Base, kw_only=True):
     activities: F(list[Activity], "what this MF expenditure does (A8.1, A8.12)", fact="activity",
                   max_length=8) = []
     bypass: F(bool, "it moves in Bypass (A8.21)", fact="bypass") = False
+    bypass_along: Hexid("in Bypass: the hex across the hexside it moves along (A9.21, Perry Sez P83)",
+                        fact="bypass_along") | None = None
     expenditures: F(list[Expenditure], "its MF/MP expenditures in its current Location so far, in order, the last "
                     "the current one (A8.1, A8.3): mf_here is their sum, activities the last one's",
                     max_length=50) = []
 
 
 class AttackedHere(Base, kw_only=True):
-    by: Ids("the units and weapons that made it", "any") = []
-    option: F(Option, "its fire option") = "first_fire"
-    fp: Num("a Residual FP attack's strength", 0, 999) | None = None
+    by: Ids("the units and weapons that made it", "any", fact="attacked_by") = []
+    option: F(Option, "its fire option", fact="attacked_here") = "first_fire"
+    fp: Num("a Residual FP attack's strength", 0, 999, fact="attacked_fp") | None = None
     at_mf: Num("mf_here when it was made (default: now)", 0, 99) | None = None
-    drm: Int("its total DRM (A8.22)", -20, 20) | None = None
+    drm: Int("its total DRM (A8.22)", -20, 20, fact="attacked_drm") | None = None
     earlier_entry: F(bool, "made during an earlier entry of this Location this MPh: the unit has left and "
-                     "re-entered it since (A8.22)") = False
+                     "re-entered it since (A8.22)", fact="attacked_earlier_entry") = False
+    placed_residual: F(bool, "it placed the Residual FP counter now in this Location (A8.2; reading "
+                       "a822_creator)", fact="attacked_placed_residual") = False
 
 
 class Shot(Base, kw_only=True):
-    weapon: Id("one of its own weapons", "weapon")
+    weapon: Id("one of its own weapons", "weapon", fact="shot")
     phase: F(Phase, "the phase of the shot (default: the current phase)") | None = None
-    target: Id("the unit fired at", "unit") | None = None
+    target: Id("the unit fired at", "unit", fact="shot_target") | None = None
     known: F(bool, "it was Known (D3.51)") = True
-    case_a: Int("the Case A DRM that shot paid (D3.5)", 0, 20) = 0
+    case_a: Int("the Case A DRM that shot paid (D3.5)", 0, 20, fact="shot_case_a") = 0
     ca: F(Annotated[list[Annotated[str, Meta(pattern=HEX_PATTERN)]], Meta(min_length=2, max_length=2)]
           | BypassFacing, "the CA it was fired through: a hexspine, or in Bypass the TCA's facing (D2.32)",
           kind="hexspine") | None = None
@@ -332,6 +338,8 @@ class Attack(Base, kw_only=True):
                   fact="q_fire_lane") | None = None
     fire_lane_at: Loc("the Location the Fire Lane is placed in (default: the target's; A9.22)",
                       fact="q_fire_lane_at") | None = None
+    fire_lane_residual: F(bool, "a residual_fp attack made by the Fire Lane Residual FP of the target Location, "
+                          "not by a Residual FP counter (A9.22)", fact="q_lane_residual") = False
     random_selection: Ids("Cowering in a Fire Group: the unit(s) Random Selection picks as having cowered "
                           "(A7.9)", "unit", fact="q_random_selection") = []
 
@@ -349,7 +357,10 @@ class CaChange(Base, kw_only=True):
     firer: Id("a Gun/SW weapon, or a vehicle", "any")
     arc: F(CaArc, "a vehicle's vca (default) or tca", fact="q_arc") | None = None
     to: F(Annotated[list[Annotated[str, Meta(pattern=HEX_PATTERN)]], Meta(min_length=2, max_length=2)]
-          | BypassFacing, "the hexspine it turns to; a Bypass TCA: a facing", kind="hexspine")
+          | BypassFacing, "the hexspine it turns to; a Bypass TCA: a facing (or to_hexside)",
+          kind="hexspine") | None = None
+    to_hexside: Hexid("instead of to: the hex across the hexside it would point at, not a hexspine (C3.2; "
+                      "Perry Sez P101)", fact="q_to_hexside") | None = None
     when: F(CaWhen, "when the change is made (default end_of_phase)", fact="q_when") | None = None
 
 
@@ -366,10 +377,15 @@ class GunElevation(Base, kw_only=True):
     at: Loc("the Location fired at (or target:)", fact="q_at") | None = None
 
 
+class MotionAttempt(Base, kw_only=True):
+    firer: Id("the vehicle that would attempt to start Motion", "unit")
+    reverse: F(bool, "it declares reverse Motion with the attempt (D2.401; Perry Sez P118)", fact="q_reverse") = False
+
+
 #: Question kinds: the key an `expect` item names its question by, and its type.
 QUESTIONS: dict[str, type[Base]] = {
     "attack": Attack, "case_a": CaseA, "ca_change": CaChange, "target_facing": TargetFacing,
-    "gun_elevation": GunElevation,
+    "gun_elevation": GunElevation, "motion_attempt": MotionAttempt,
 }
 
 RuleIds = F(list[Annotated[str, Meta(pattern=r"^[A-Za-z0-9][A-Za-z0-9 .,()*'/-]{0,39}$", extra={"strict": True})]],
@@ -450,10 +466,16 @@ class GunElevationAnswer(Base, kw_only=True):
     elevation_difference: Int("elevation difference", -20, 20) | None = None
 
 
+class MotionAttemptAnswer(Base, kw_only=True):
+    verdict: F(Verdict, "allowed, mandatory or forbidden")
+    because: RuleIds = []
+
+
 #: The answer fields each question kind may state.
 ANSWERS: dict[str, type[Base]] = {
     "attack": AttackAnswer, "case_a": CaseAAnswer, "ca_change": CaChangeAnswer,
     "target_facing": TargetFacingAnswer, "gun_elevation": GunElevationAnswer,
+    "motion_attempt": MotionAttemptAnswer,
 }
 
 #: How an answer field the KB's answer does not mention reads (a keyed field: per key).
@@ -588,6 +610,12 @@ class Readings(Base, kw_only=True):
     end_phase_ca: F(Literal["ma", "any_weapon"],
                     "C3.22/D2.11/D3.1: the free end-of-phase VCA/TCA change needs the MA able to fire (ma), or "
                     "any unfired turret/bow weapon (any_weapon)") = "ma"
+    sff_fg: F(Literal["printed", "no_mixing"],
+              "A8.3: a unit's SFF may join units or its unfired MG/IFE that First Fire (printed), or not (no_mixing, "
+              "Perry Sez P11)") = "printed"
+    a822_creator: F(Literal["printed", "counts"],
+                    "A8.2/A8.22: the attack that placed a Residual FP counter is no Residual attack on its target "
+                    "(printed), or counts as its first (counts, Perry Sez P56 (e))") = "printed"
 
 
 class Situation(Base, kw_only=True):

@@ -96,7 +96,8 @@ def json_lines(a: dict[str, Any]) -> list[str]:
         opt = "residual_fp" if a["kind"] == "attack" else a["kind"]
     role_text = lambda x: "/".join(x) if isinstance(x, list) else str(x)  # noqa: E731  (a list: a tuple)
     aimed = [role_text(x) for role in ("target", "at", "to") for x in a["roles"].get(role, [])]
-    lines = [f"{opt}: {', '.join(value_text(f) for f in a['roles'].get('firer', [])) or '(Residual FP)'} -> "
+    directed = "".join(f" directed by {d}" for d in a["roles"].get("director", []))
+    lines = [f"{opt}: {', '.join(value_text(f) for f in a['roles'].get('firer', [])) or '(Residual FP)'}{directed} -> "
              f"{', '.join(aimed)}", f"verdict: {a['verdict']}"]
     prefix = {"forbid": "forbidden by ", "must": "mandatory by ", "note": "", "skipped": "skipped: ",
               "unresolved": "unresolved: "}
@@ -142,14 +143,17 @@ def test_json_runs_include_firer_runs() -> None:
                          ids=[f"{p.relative_to(ROOT)}-{f or 'all'}" for p, f in JSON_RUNS])
 def test_json_same_content_as_text(path: Path, firer: str | None) -> None:
     """`ask --format json` and the text form carry the same verdicts, FP, column, DRM and
-    reasons (rule ids and texts), answer by answer, in the same order."""
+    reasons (rule ids and texts), answer by answer, in the same order (a listing with --all, its
+    forbidden attacks in full; each target Location's head line aside)."""
     extra = ["--firer", firer] if firer else []
-    code, text, err = cli("ask", str(path), *extra)
+    code, text, err = cli("ask", str(path), "--all", *extra)
     assert code == 0, err
     code, js, err = cli("ask", str(path), "--format", "json", *extra)
     assert code == 0, err
     data = json.loads(js)
     text_lines = [line.strip() for line in text.splitlines()]
+    heads = {f"at {a['rank']['at']}" for a in data["answers"] if a.get("rank")}
+    text_lines = [line for line in text_lines if line.split(" (")[0].split(":")[0] not in heads]
     assert text_lines[0].startswith(str(path))
     assert data["title"] in text_lines[0]
     expected = [line for a in data["answers"] for line in json_lines(a)]
@@ -176,11 +180,17 @@ def test_listing_mode_lists_every_defender() -> None:
 # --------------------------------------------------------------------------- --firer
 
 def test_firer_limits_listing_to_unit_and_its_weapons() -> None:
+    """--firer: the attacks the unit (or one of its weapons) takes part in, alone or in a Fire
+    Group; a weapon: those it fires in (with its squad's FG too)."""
     path = str(ROOT / "examples" / "berserk_charge.yaml")
     _, js, _ = cli("ask", path, "--format", "json", "--firer", "g-467")
-    assert {f for a in json.loads(js)["answers"] for f in a["roles"]["firer"]} == {"g-467", "g-lmg"}
+    answers = json.loads(js)["answers"]
+    assert {f for a in answers for f in a["roles"]["firer"]} == {"g-467", "g-lmg"}
+    assert all({"g-467", "g-lmg"} & set(a["roles"]["firer"]) for a in answers)
     _, js, _ = cli("ask", path, "--format", "json", "--firer", "g-lmg")
-    assert {f for a in json.loads(js)["answers"] for f in a["roles"]["firer"]} == {"g-lmg"}
+    answers = json.loads(js)["answers"]
+    assert answers and all("g-lmg" in a["roles"]["firer"] for a in answers)
+    assert {tuple(a["roles"]["firer"]) for a in answers} == {("g-lmg",), ("g-467", "g-lmg")}
 
 
 def test_firer_unknown_exits_2() -> None:

@@ -34,6 +34,8 @@ SECOND_MOVER = "  - {id: r-447, side: russian, type: squad, counter: 4-4-7, hex:
     BASE, CA,
     BASE + "lines_of_sight:\n  - {from: K2, to_hexside: [H7, G7]}\n",
     change(BASE, "    hex: W2\n", "    hex: W2\n    level: 1\n"),  # entering level 1 of W2 from V2
+    change(BASE, "mf_here: 1}", "mf_here: 1, bypass: true, bypass_along: X2}"),  # Bypass of W2 along W2/X2
+    change(CA, "to: [X5, Y6], when", "to_hexside: X7, when"),  # the hexside X6 shares with X7
 ])
 def test_sound_situations_answer(text: str) -> None:
     assert ask(load_text(text, "case.yaml"))
@@ -54,8 +56,39 @@ def test_sound_situations_answer(text: str) -> None:
      "lines_of_sight[0].to_hexside", "H7 and G9 are not"),
     (change(BASE, "targets: [r-628]}", "targets: [r-628], hexside: [V2, W4]}").replace("first_fire", "snap_shot"),
      "  - attack:", "expect[0].attack.hexside", "V2 and W4 are not"),
+    (change(CA, "to: [X5, Y6], when", "to_hexside: X8, when"), "  - ca_change: {firer: r-t34",
+     "expect[1].ca_change.to_hexside", "adjacent"),
+    (change(BASE, "mf_here: 1}", "mf_here: 1, bypass: true, bypass_along: X5}"), "moving: {from: V2",
+     "units[1].moving.bypass_along", "adjacent"),
+    (change(BASE, "mf_here: 1}", "mf_here: 1, bypass_along: X2}"), "moving: {from: V2",
+     "units[1].moving.bypass_along", "bypass: true"),
 ])
 def test_nonsense_on_the_map_is_located(text: str, marker: str, path: str, expected: str) -> None:
     e = error(text)
     assert (e.line, e.path) == (line_of(text, marker), path), str(e)
     assert expected in e.expected, str(e)
+
+
+def test_a_fire_lane_residual_flag_needs_a_residual_fp_attack() -> None:
+    """`fire_lane_residual: true` names the Fire Lane Residual FP attack (A9.22): on a first_fire attack it is an
+    error at the attack's line; on a residual_fp attack it loads."""
+    bad = change(BASE, "targets: [r-628]}", "targets: [r-628], fire_lane_residual: true}")
+    with pytest.raises(InputError) as caught:
+        load_text(bad, "case.yaml")
+    e = caught.value
+    assert (e.line, e.path) == (line_of(bad, "  - attack:"), "expect[0].attack.fire_lane_residual"), str(e)
+    assert "residual_fp" in e.expected
+    good = bad.replace("option: first_fire, firers: [g-467, g-lmg], director: g-81,", "option: residual_fp,")
+    assert load_text(good, "case.yaml").expect[0].question.fire_lane_residual is True
+
+
+@pytest.mark.parametrize("new", ["to: [X5, Y6], to_hexside: X7, when", "when"])
+def test_a_ca_change_names_a_hexspine_or_a_hexside(new: str) -> None:
+    """A ca_change question points at a hexspine (`to`) or, to be told it may not (C3.2), at a hexside
+    (`to_hexside`): exactly one of the two."""
+    bad = change(CA, "to: [X5, Y6], when", new)
+    with pytest.raises(InputError) as caught:
+        load_text(bad, "case.yaml")
+    e = caught.value
+    assert (e.line, e.path) == (line_of(bad, "  - ca_change: {firer: r-t34"), "expect[1].ca_change"), str(e)
+    assert "exactly one of 'to' and 'to_hexside'" in e.expected

@@ -165,3 +165,34 @@ def test_each_tension_reaches_a_verdict(rep: Report) -> None:
     assert [(t, verdict, [r.id for r in rs]) for t, verdict, rs, _ in rep.tensions()] == [
         ("X1", "conflict", ["T2", "T3"])]
     assert "X1: conflict: T2 holds only under a8312_smc=printed" in "\n".join(text_lines(rep))
+
+
+def test_coverage_counts_the_current_rulings_bearing_on_rules_in_scope(rep: Report) -> None:
+    """The rules-in-scope list (tests/data/rules-in-scope.md) names A8.1 and A8.312, not A9.22 nor
+    A7.353: T1, T2, T3, T5 bear on it (current, with cases); T6 (A9.22) and T7 (A7.353) do not;
+    T4 (A7.353) is obsolete."""
+    cov = rep.coverage()
+    assert cov is not None
+    assert (cov.with_cases, cov.without_cases) == (["T1", "T2", "T3", "T5"], [])
+    assert cov.line() == "4 of 4 current rulings that bear on rules in scope have cases (100%)"
+    text = text_lines(rep)
+    assert cov.line() in text
+    assert json.loads(json.dumps(as_json(rep)))["coverage"] == {
+        "text": cov.line(), "with_cases": 4, "bearing": 4, "percent": 100,
+        "rulings_with_cases": ["T1", "T2", "T3", "T5"], "rulings_without_cases": []}
+
+
+def test_coverage_with_a_ruling_in_scope_and_no_case() -> None:
+    """With A9.22 in the list, T6 (current, not encodable) counts and has no case: 4 of 5, 80%;
+    an id that only begins with a listed one and goes on with a digit (A7.353 for A7.35) does not
+    bear on it; a listed id followed by a non-digit (A8.1 EX) does; the percentage is rounded down."""
+    rulings = load_rulings([str(FOLDER)])
+    cov = report(rulings, scope={"A8.1", "A8.312", "A9.22", "A7.35"}).coverage()
+    assert cov is not None and (cov.with_cases, cov.without_cases) == (["T1", "T2", "T3", "T5"], ["T6"])
+    assert cov.line() == "4 of 5 current rulings that bear on rules in scope have cases (80%)"
+    rep = report(rulings, scope={"A8", "A9.22"})  # "A8.1" is "A8" then ".1": a non-digit follows
+    cov = rep.coverage()
+    assert cov is not None and cov.line() == "4 of 5 current rulings that bear on rules in scope have cases (80%)"
+    cov = report([r for r in rulings if r.id in ("T1", "T2", "T6")], scope={"A8.1", "A8.312", "A9.22"}).coverage()
+    assert cov is not None and cov.line() == "2 of 3 current rulings that bear on rules in scope have cases (66%)"
+    assert "  without cases: T6" in text_lines(rep)
