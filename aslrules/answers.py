@@ -10,7 +10,7 @@ from typing import Any
 
 from .facts import SCALE
 from .model import fmt_number
-from .symbols import Term, Value, sort_key
+from .symbols import Term, Value
 
 
 def to_python(v: Value) -> Any:
@@ -134,43 +134,76 @@ def _key_text(k: Any) -> str:
     return str(k)
 
 
+#: The predicates of the answer protocol (kb/show.lp) whose first argument is the question.
+_PROTOCOL = frozenset(("question", "verdict", "reason", "role", "figure", "figure_reason", "figure_part",
+                       "list_rank"))
+
+
 def read_answers(atoms: list[Term]) -> dict[Any, Answer]:
-    """Group the shown atoms of the answer protocol (kb/show.lp) by question: {question id: Answer}."""
+    """Group the shown atoms of the answer protocol (kb/show.lp) by question: {question id: Answer}.
+
+    Each question's atoms are read in clingo's order of symbols (the same answers each time);
+    the questions too.  The atoms are grouped first and each group sorted on its own, with the
+    sort keys of shared values (ids, rule ids, templates) made once: a listing has hundreds of
+    thousands of atoms, and a global sort on keys made afresh was most of its reading time."""
+    groups: dict[Value, list[Term]] = {}
+    for s in atoms:
+        if s.name in _PROTOCOL:
+            q = s.arguments[0]
+            group = groups.get(q)
+            if group is None:
+                group = groups[q] = []
+            group.append(s)
+    memo: dict[int, tuple] = {}  # id of a Term -> its sort key; `atoms` keeps every Term alive
+
+    def key(v: Value) -> tuple:  # symbols.sort_key, memoized
+        if isinstance(v, int):
+            return (0, v)
+        if isinstance(v, str):
+            return (2, v)
+        k = memo.get(id(v))
+        if k is None:
+            k = memo[id(v)] = (3, len(v.arguments), v.name, tuple(map(key, v.arguments))) if v.arguments \
+                else (1, v.name)
+        return k
+
+    def atom_key(s: Term) -> tuple:  # sort_key(s) less what a group shares: its first argument
+        return (len(s.arguments), s.name, tuple(map(key, s.arguments[1:])))
+
     answers: dict[Any, Answer] = {}
+    for q in sorted(groups, key=key):
+        answers[q] = _answer(q, sorted(groups[q], key=atom_key))
+    return answers
 
-    def get(q: Value) -> Answer:
-        ans = answers.get(q)
-        if ans is None:
-            ans = answers[q] = Answer(qid=q)
-        return ans
 
-    several: dict[Any, dict[str, list[Any]]] = {}  # unkeyed figures, collected before they collapse
-    for s in sorted(atoms, key=sort_key):  # clingo's order: the same answers each time
+def _answer(q: Value, atoms: list[Term]) -> Answer:
+    """One question's Answer from its atoms, in clingo's order."""
+    ans = Answer(qid=q)
+    several: dict[str, list[Any]] = {}  # unkeyed figures, collected before they collapse
+    for s in atoms:
         n, a = s.name, s.arguments
         if n == "question":
-            get(a[0]).kind = a[1].name
+            ans.kind = a[1].name
         elif n == "verdict":
-            get(a[0]).verdict = a[1].name
+            ans.verdict = a[1].name
         elif n == "reason":
-            get(a[0]).reasons.append(Reason(a[2], render(a[3], a[4]), a[1].name))
+            ans.reasons.append(Reason(a[2], render(a[3], a[4]), a[1].name))
         elif n == "role":
-            get(a[0]).roles.setdefault(a[1].name, []).append(to_python(a[2]))
+            ans.roles.setdefault(a[1].name, []).append(to_python(a[2]))
         elif n == "figure" and len(a) == 3:
-            get(a[0])
-            several.setdefault(a[0], {}).setdefault(a[1].name, []).append(to_python(a[2]))
+            several.setdefault(a[1].name, []).append(to_python(a[2]))
         elif n == "figure":
-            get(a[0]).figures.setdefault(a[1].name, {})[_key(a[2])] = to_python(a[3])
+            ans.figures.setdefault(a[1].name, {})[_key(a[2])] = to_python(a[3])
         elif n == "figure_reason":
-            by_key = get(a[0]).figure_reasons.setdefault(a[1].name, {})
+            by_key = ans.figure_reasons.setdefault(a[1].name, {})
             by_key.setdefault(_key(a[2]), []).append(Reason(a[3], render(a[4], a[5])))
         elif n == "list_rank":
-            get(a[0]).rank = (a[1], a[2], a[3], a[4])
+            ans.rank = (a[1], a[2], a[3], a[4])
         elif n == "figure_part":
-            get(a[0]).parts.setdefault(a[1].name, []).append(Part(a[2], render(a[3], a[4]), a[5]))
-    for q, figures in several.items():
-        for name, values in figures.items():
-            answers[q].figures[name] = values[0] if len(values) == 1 else values
-    return answers
+            ans.parts.setdefault(a[1].name, []).append(Part(a[2], render(a[3], a[4]), a[5]))
+    for name, values in several.items():
+        ans.figures[name] = values[0] if len(values) == 1 else values
+    return ans
 
 
 def _key(v: Value) -> Any:

@@ -152,11 +152,12 @@ def _cmd_ask(args: argparse.Namespace) -> int:
     if args.firer is not None and questions:  # declared questions: show those the firer takes part in
         answers = [a for a in answers if owned[args.firer] & set(a.firers)]
     if args.format == "json":
+        from .jsontext import json_text
+
         listing = {} if questions else {"listing": {
             **{v: sum(1 for a in answers if a.verdict == v) for v in VERDICTS}, "groups": listing_groups(answers)}}
-        json.dump({"file": args.file, "title": sit.title, "answers": [a.as_dict() for a in answers], **listing},
-                  sys.stdout, indent=2)
-        print()
+        print(json_text({"file": args.file, "title": sit.title, "answers": [a.as_dict() for a in answers],
+                         **listing}))
         return 0
     out = [f"{args.file}: {sit.title}" if sit.title else args.file]
     if not answers and questions:

@@ -34,14 +34,23 @@ loaded already) and through core.check_files (the same cases as files, loaded to
 `aslrules check tests/cases` in a new process, loading included, with one process and
 with the default workers: time and peak memory.
 
+Last, the listing (`aslrules ask FILE --format json` of a situation with no question: every
+DEFENDER fire option) of generated situations at 30, 60, 120 and 250 units a side, in the MPh
+and the DFPh (`listing_situation`), each in a new process: CPU seconds (user + system, with and
+without start-up), peak memory, the number of answers, and the fitted growth exponents of the
+CPU time and of the answers (`--listing` runs only these rows).
+
 Only the standard library and aslrules (and clingo, which aslrules runs on).
 """
 
 from __future__ import annotations
 
 import argparse
+import json
+import math
 import os
 import random
+import resource
 import statistics
 import subprocess
 import sys
@@ -100,6 +109,44 @@ def situation(n_units: int, seed: int) -> str:
     return "\n".join(lines) + "\n"
 
 
+# The listing's DEFENDER units, in turn: (type, counter, its weapon or None)
+_LIST_GERMANS = [("squad", "4-6-7", "LMG"), ("squad", "4-6-7", None), ("leader", "8-1", None),
+                 ("half_squad", "2-4-7", None), ("crew", "2-2-8", "HMG"), ("squad", "4-6-7", "MMG"),
+                 ("squad", "4-6-7", None), ("half_squad", "2-4-7", "LMG"), ("squad", "4-6-7", None),
+                 ("leader", "9-2", None)]
+_LIST_RUSSIANS = [("squad", "4-4-7", None), ("squad", "4-4-7", "LMG"), ("half_squad", "2-3-7", None),
+                  ("leader", "8-0", None), ("crew", "2-2-8", "MMG"), ("squad", "4-4-7", None)]
+_WEAPONS = {"LMG": "fp: 3, range: 8, rof: 1, breakdown: 11", "MMG": "fp: 4, range: 10, rof: 2, breakdown: 12",
+            "HMG": "fp: 5, range: 12, rof: 3, breakdown: 12"}
+
+
+def listing_situation(per_side: int, phase: str, seed: int) -> str:
+    """A situation with no question (`aslrules ask` lists every DEFENDER fire option): per_side
+    German (DEFENDER) and per_side Russian units over one board, clear LOS everywhere: squads,
+    half-squads, crews and leaders, LMG/MMG/HMG; some Germans marked First Fire.  In the MPh one
+    Russian squad moves into D5 from D6; in the DFPh every Russian Location is a target."""
+    rng = random.Random(seed)
+    lines = [f"title: listing {per_side} units a side, {phase}, seed {seed}", "source: bench/run.py (generated)",
+             f"phase: {phase}", "attacker: russian", "locations:"]
+    for h in rng.sample(HEXES, 40):
+        lines.append(f"  {h}: {rng.choice(TERRAIN)}")
+    lines.append("units:")
+    for side, table in (("german", _LIST_GERMANS), ("russian", _LIST_RUSSIANS)):
+        for k in range(per_side):
+            kind, counter, weapon = table[k % len(table)]
+            uid = f"{side[0]}{k}"
+            fire = ", fire: first_fire" if side == "german" and phase == "MPh" and kind != "leader" \
+                and rng.random() < 0.25 else ""
+            if side == "russian" and k == 0:
+                hex_, move = "D5", ", moving: {from: D6, mf_here: 1}"
+            else:
+                hex_, move = rng.choice(HEXES), ""
+            weapons = f", weapons: [{{id: {uid}-w, kind: {weapon}, {_WEAPONS[weapon]}}}]" if weapon else ""
+            lines.append(f"  - {{id: {uid}, side: {side}, type: {kind}, counter: {counter}, hex: {hex_}"
+                         f"{fire}{move}{weapons}}}")
+    return "\n".join(lines) + "\n"
+
+
 def facts_text(sit) -> str:
     """The situation's facts as program text: a one-off for the clingo-alone baseline only
     (aslrules itself never formats facts into text)."""
@@ -149,6 +196,102 @@ atexit.register(_peak)
 sys.argv = ["aslrules", *sys.argv[1:]]
 runpy.run_module("aslrules", run_name="__main__")
 """
+
+
+# `python -m aslrules ARGS` with its standard output thrown away, reporting its CPU seconds after
+# start-up (Python, the imports and the cached KB: what every command pays) and its peak memory.
+_LISTING_CLI = """
+import atexit, os, resource, runpy, sys, time
+import aslrules.core, aslrules.cli, aslrules.render
+aslrules.core.engine()
+start = time.process_time()
+def _report():
+    sys.stdout.flush()
+    peak = 0
+    with open("/proc/self/status") as f:
+        for line in f:
+            if line.startswith("VmHWM:"):
+                peak = int(line.split()[1])
+    sys.stderr.write(f"\\nbench-listing {time.process_time() - start} {peak}\\n")
+atexit.register(_report)
+sys.argv = ["aslrules", *sys.argv[1:]]
+runpy.run_module("aslrules", run_name="__main__")
+"""
+
+
+def run_listing(path: str) -> dict[str, float]:
+    """`aslrules ask FILE --format json` (no questions: the listing) in a new process: its CPU seconds
+    (user + system, start-up included), those after start-up, its peak memory (MiB) and the number
+    of answers listed."""
+    before = resource.getrusage(resource.RUSAGE_CHILDREN)
+    r = subprocess.run([sys.executable, "-c", _LISTING_CLI, "ask", path, "--format", "json"],
+                       capture_output=True, text=True)
+    after = resource.getrusage(resource.RUSAGE_CHILDREN)
+    if r.returncode != 0:
+        raise SystemExit(f"bench listing {path} failed:\n{r.stderr}")
+    cpu, peak = next(line.split()[1:] for line in r.stderr.splitlines() if line.startswith("bench-listing "))
+    total = (after.ru_utime - before.ru_utime) + (after.ru_stime - before.ru_stime)
+    return {"cpu": total, "listing": float(cpu), "rss": int(peak) / 1024,
+            "answers": len(json.loads(r.stdout)["answers"])}
+
+
+def growth(sizes: list[int], values: list[float]) -> float:
+    """The exponent k of the least-squares fit values ~ c * sizes**k (on a log-log scale)."""
+    xs, ys = [math.log(x) for x in sizes], [math.log(y) for y in values]
+    mx, my = statistics.fmean(xs), statistics.fmean(ys)
+    return sum((x - mx) * (y - my) for x, y in zip(xs, ys)) / sum((x - mx) ** 2 for x in xs)
+
+
+LISTING_SIZES = (30, 60, 120, 250)
+
+
+def listings(repeats: int, tmp: Path) -> dict[str, dict[int, dict[str, float]]]:
+    """Each phase's listing at LISTING_SIZES units a side, `repeats` runs each (one size after the
+    other within a repeat): per size the min and median of each measure."""
+    paths = {}
+    for phase in ("MPh", "DFPh"):
+        for n in LISTING_SIZES:
+            paths[phase, n] = str(tmp / f"listing_{phase}_{n}.yaml")
+            Path(paths[phase, n]).write_text(listing_situation(n, phase, seed=n), encoding="utf-8")
+    runs: dict[tuple[str, int], list[dict[str, float]]] = {key: [] for key in paths}
+    for _ in range(repeats):
+        for key, path in paths.items():
+            runs[key].append(run_listing(path))
+    out: dict[str, dict[int, dict[str, float]]] = {}
+    for (phase, n), rs in runs.items():
+        row = {f"{k}_min": min(r[k] for r in rs) for k in ("cpu", "listing", "rss")}
+        row.update({f"{k}_median": statistics.median(r[k] for r in rs) for k in ("cpu", "listing", "rss")})
+        row["answers"] = rs[0]["answers"]
+        out.setdefault(phase, {})[n] = row
+    return out
+
+
+def print_listings(rows: dict[str, dict[int, dict[str, float]]], repeats: int) -> None:
+    print(f"\nlisting every fire option (`aslrules ask FILE --format json`, no questions), new process, "
+          f"min / median of {repeats}:")
+    print(f"  {'':6}{'units a side':>13}{'answers':>9}{'CPU s':>16}{'after start-up':>18}{'peak MiB':>16}")
+    for phase, by_n in rows.items():
+        for n, r in by_n.items():
+            print(f"  {phase:6}{n:>13}{r['answers']:>9}{r['cpu_min']:>8.2f} /{r['cpu_median']:>6.2f}"
+                  f"{r['listing_min']:>10.2f} /{r['listing_median']:>6.2f}{r['rss_min']:>8.0f} /{r['rss_median']:>6.0f}")
+        sizes = list(by_n)
+        k_cpu = growth(sizes, [by_n[n]["listing_median"] for n in sizes])
+        k_ans = growth(sizes, [by_n[n]["answers"] for n in sizes])
+        print(f"  {phase:6} growth exponent: CPU after start-up {k_cpu:.2f}, answers {k_ans:.2f}")
+    dfph, mph = rows.get("DFPh", {}), rows.get("MPh", {})
+    if 120 in dfph and 250 in dfph and mph:
+        d120, d250 = dfph[120], dfph[250]
+        k_m = growth(list(mph), [r["listing_median"] for r in mph.values()])
+        k_d = growth(list(dfph), [r["listing_median"] for r in dfph.values()])
+        k_a = growth(list(dfph), [r["answers"] for r in dfph.values()])
+
+        def ok(good: bool) -> str:
+            return "ok" if good else "MISSED"
+
+        print(f"  targets: DFPh at 120 <= 3 s and <= 400 MB: {ok(d120['cpu_median'] <= 3)} / "
+              f"{ok(d120['rss_median'] <= 400 * 1e6 / 2**20)}; MPh exponent <= 1.3: {ok(k_m <= 1.3)}; "
+              f"DFPh exponent <= answers' + 0.2: {ok(k_d <= k_a + 0.2)}; DFPh at 250 < 30 s and < 1.5 GB: "
+              f"{ok(d250['cpu_median'] < 30)} / {ok(d250['rss_median'] < 1.5e9 / 2**20)}")
 
 
 def run_cli(*args: str) -> tuple[float, float | None]:
@@ -265,14 +408,21 @@ def batches(n_cases: int, tmp: Path) -> dict[str, dict[str, float]]:
 def main() -> None:
     p = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     p.add_argument("--quick", action="store_true", help="fewer repeats and a batch of 200 cases")
+    p.add_argument("--listing", action="store_true", help="only the listing rows")
     args = p.parse_args()
     repeats = 5 if args.quick else 21
     n_cases = 200 if args.quick else 1000
+    list_repeats = 1 if args.quick else 3
+    if args.listing:
+        with tempfile.TemporaryDirectory() as d:
+            print_listings(listings(list_repeats, Path(d)), list_repeats)
+        return
     print(f"aslrules bench: clingo {clingo.__version__}, Python {sys.version.split()[0]}, "
           f"{os.cpu_count()} CPUs, {len(kb_files())} KB files, median of {repeats} (cold: of 5)")
     with tempfile.TemporaryDirectory() as d:
         rows = {n: measure_situation(n, repeats, Path(d)) for n in (20, 500)}
         batch = batches(n_cases, Path(d))
+        listed = listings(list_repeats, Path(d))
 
     def ok(good: bool) -> str:
         return "ok" if good else "MISSED"
@@ -325,6 +475,7 @@ def main() -> None:
         peak = "n/a" if rss is None else f"{rss:.0f} MiB"
         print(f"  --jobs {jobs} ({note}): {ms:.0f} ms, {n_files / ms * 1000:.0f} files/s, "
               f"peak memory {peak}{' (the parent; each worker is a fork of it)' if jobs != '1' else ''}")
+    print_listings(listed, list_repeats)
 
 if __name__ == "__main__":
     main()

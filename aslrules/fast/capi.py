@@ -154,7 +154,18 @@ class _Reader:
         self.cache: dict[int, Value] = {}
 
     def atoms(self, symbols: Sequence[Symbol]) -> list[Term]:
-        return [self.value(s._rep) for s in symbols]
+        return [self.atom(s._rep) for s in symbols]
+
+    def atom(self, rep: int) -> Value:
+        """A shown atom: each is met once, so it is not kept in the cache (its arguments are)."""
+        if _lib.clingo_symbol_type(rep) != _lib.clingo_symbol_type_function:
+            return self.value(rep)
+        _lib.clingo_symbol_name(rep, self.p_char)
+        name = _ffi.string(self.p_char[0]).decode()
+        _lib.clingo_symbol_arguments(rep, self.p_args, self.p_size)
+        n = self.p_size[0]
+        value = self.value
+        return Term(name, tuple([value(r) for r in _ffi.unpack(self.p_args[0], n)]) if n else ())
 
     def value(self, rep: int) -> Value:
         v = self.cache.get(rep)
@@ -172,8 +183,8 @@ class _Reader:
             name = _ffi.string(self.p_char[0]).decode()
             _lib.clingo_symbol_arguments(rep, self.p_args, self.p_size)
             n = self.p_size[0]
-            reps = list(_ffi.unpack(self.p_args[0], n)) if n else []
-            v = Term(name, tuple(self.value(r) for r in reps))
+            value = self.value
+            v = Term(name, tuple([value(r) for r in _ffi.unpack(self.p_args[0], n)]) if n else ())
         else:
             v = Term(str(Symbol(rep)))
         self.cache[rep] = v

@@ -62,8 +62,12 @@ def name_anonymous(stm: ast.AST) -> ast.AST:
     need_range(H1,H2), hex(H1,B,_,_), hex(H2,B,_,_)` then walks every pair of hexes of a
     board (3 ms a case in a batch of 100) instead of looking up the two it needs.  A named
     variable that occurs once means the same in a positive literal and keeps the real domain.
-    Negative literals and aggregate elements keep `_` (there it is needed for safety)."""
-    if stm.ast_type != ast.ASTType.Rule:
+    Negative literals and aggregate elements keep `_` (there it is needed for safety).
+
+    A rule with a body aggregate keeps every `_`: there the projection is what is wanted.
+    `closest(Q,M) :- dist(Q,_,_), M = #min{ R : dist(Q,_,R) }` named would bind the two
+    variables and instantiate the aggregate once per distance of Q, not once per Q."""
+    if stm.ast_type != ast.ASTType.Rule or any(_is_aggregate(lit) for lit in stm.body):
         return stm
     name = _NameAnonymous()
     body = [name(lit) if (lit.ast_type == ast.ASTType.Literal and lit.sign == ast.Sign.NoSign
@@ -71,6 +75,11 @@ def name_anonymous(stm: ast.AST) -> ast.AST:
             for lit in stm.body]
     return stm.update(body=body) if name.count else stm
 
+
+
+def _is_aggregate(lit: ast.AST) -> bool:
+    return lit.ast_type == ast.ASTType.Literal and lit.atom.ast_type in (ast.ASTType.BodyAggregate,
+                                                                         ast.ASTType.Aggregate)
 
 
 def _sig(t: ast.AST) -> tuple[str, int] | None:

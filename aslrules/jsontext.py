@@ -1,0 +1,27 @@
+"""JSON text as the CLI prints it: indented by two spaces, ASCII only (what `json.dumps(obj,
+indent=2)` gives), written by msgspec's encoder: a listing of thousands of answers is tens of
+megabytes of JSON, and the standard library's indenting encoder is pure Python."""
+
+from __future__ import annotations
+
+import re
+from typing import Any
+
+import msgspec
+
+_NON_ASCII = re.compile(r"[^\x00-\x7f]")
+
+
+def _escape(m: re.Match) -> str:
+    code = ord(m.group())
+    if code <= 0xFFFF:
+        return f"\\u{code:04x}"
+    code -= 0x10000  # a UTF-16 surrogate pair, as json.dumps writes it
+    return f"\\u{0xD800 | (code >> 10):04x}\\u{0xDC00 | (code & 0x3FF):04x}"
+
+
+def json_text(obj: Any) -> str:
+    """`obj` (dicts, lists, str, int, float, bool, None) as `json.dumps(obj, indent=2)` writes it."""
+    text = msgspec.json.format(msgspec.json.encode(obj), indent=2).decode()
+    # non-ASCII characters occur only inside strings, where \\uXXXX means the same
+    return text if text.isascii() else _NON_ASCII.sub(_escape, text)
