@@ -172,7 +172,7 @@ class Accelerated:
         ctl.ground([("base", [])])
         with ctl.solve(yield_=True) as handle:
             for m in handle:
-                return capi.read_atoms(m.symbols(shown=True), direct=self.direct)
+                return capi.model_atoms(m, direct=self.direct)
         # the KB is stratified: no model means the KB itself is broken
         raise EngineError("the knowledge base has no answer set for this situation")
 

@@ -15,7 +15,7 @@ the same work goes through the public API; tests/test_engine.py checks that both
 
 from __future__ import annotations
 
-from collections.abc import Container, Sequence
+from collections.abc import Callable, Container, Sequence
 from typing import Any
 
 import clingo
@@ -28,7 +28,8 @@ from ..symbols import read_atoms as read_atoms_public
 VERIFIED = ((5, 7), (5, 8))
 
 _USED = ("clingo_symbol_create_function", "clingo_backend_add_atom", "clingo_backend_rule", "clingo_symbol_type",
-         "clingo_symbol_number", "clingo_symbol_string", "clingo_symbol_name", "clingo_symbol_arguments")
+         "clingo_symbol_number", "clingo_symbol_string", "clingo_symbol_name", "clingo_symbol_arguments",
+         "clingo_model_symbols_size", "clingo_model_symbols", "clingo_show_type_shown")
 
 
 def supported(version: str) -> bool:
@@ -138,54 +139,61 @@ def _add_facts_c(backend: Any, table: Table, case: Symbol | None,
 def read_atoms(symbols: Sequence[Symbol], *, direct: bool = True) -> list[Term]:
     """The shown atoms as `Term`s, their arguments as Python values (as `symbols.read_atoms`)."""
     if direct and AVAILABLE:
-        return _Reader().atoms(symbols)
+        return _reader()([s._rep for s in symbols])
     return read_atoms_public(symbols)
 
 
-class _Reader:
-    """Reads the symbols of one model.  A symbol met twice (a unit id, a rule id) is read once:
-    the model holds its symbols while they are read, so equal codes are equal symbols."""
+def model_atoms(model: clingo.Model, *, direct: bool = True) -> list[Term]:
+    """A model's shown atoms as `read_atoms` reads them; the C path takes the model's symbols as
+    one array, with no Symbol object made for each."""
+    if not (direct and AVAILABLE):
+        return read_atoms_public(model.symbols(shown=True))
+    show = _lib.clingo_show_type_shown
+    size = _ffi.new("size_t*")
+    _handle_error(_lib.clingo_model_symbols_size(model._rep, show, size))
+    array = _ffi.new("clingo_symbol_t[]", size[0])
+    _handle_error(_lib.clingo_model_symbols(model._rep, show, array, size[0]))
+    return _reader()(_ffi.unpack(array, size[0]))
 
-    def __init__(self) -> None:
-        self.p_char = _ffi.new("char**")
-        self.p_int = _ffi.new("int*")
-        self.p_args = _ffi.new("clingo_symbol_t**")
-        self.p_size = _ffi.new("size_t*")
-        self.cache: dict[int, Value] = {}
 
-    def atoms(self, symbols: Sequence[Symbol]) -> list[Term]:
-        return [self.atom(s._rep) for s in symbols]
+def _reader() -> Callable[[Sequence[int]], list[Value]]:
+    """A reader of the symbols of one model (as codes).  A symbol met twice (a unit id, a rule id)
+    is read once: the model holds its symbols while they are read, so equal codes are equal
+    symbols.  Shown atoms are each met once, so they are not kept (their arguments are).  The C
+    functions and buffers are bound once: a listing reads hundreds of thousands of atoms."""
+    p_char, p_int = _ffi.new("char**"), _ffi.new("int*")
+    p_args, p_size = _ffi.new("clingo_symbol_t**"), _ffi.new("size_t*")
+    cache: dict[int, Value] = {}
+    kind, name_of, args_of = _lib.clingo_symbol_type, _lib.clingo_symbol_name, _lib.clingo_symbol_arguments
+    number_of, string_of = _lib.clingo_symbol_number, _lib.clingo_symbol_string
+    NUMBER, STRING, FUNCTION = (_lib.clingo_symbol_type_number, _lib.clingo_symbol_type_string,
+                                _lib.clingo_symbol_type_function)
+    text, unpack, new_term = _ffi.string, _ffi.unpack, tuple.__new__
 
-    def atom(self, rep: int) -> Value:
-        """A shown atom: each is met once, so it is not kept in the cache (its arguments are)."""
-        if _lib.clingo_symbol_type(rep) != _lib.clingo_symbol_type_function:
-            return self.value(rep)
-        _lib.clingo_symbol_name(rep, self.p_char)
-        name = _ffi.string(self.p_char[0]).decode()
-        _lib.clingo_symbol_arguments(rep, self.p_args, self.p_size)
-        n = self.p_size[0]
-        value = self.value
-        return Term(name, tuple([value(r) for r in _ffi.unpack(self.p_args[0], n)]) if n else ())
+    def function(rep: int) -> Term:
+        name_of(rep, p_char)
+        name = text(p_char[0]).decode()
+        args_of(rep, p_args, p_size)
+        n = p_size[0]
+        args = tuple([cache[r] if r in cache else value(r) for r in unpack(p_args[0], n)]) if n else ()
+        return new_term(Term, (name, args))
 
-    def value(self, rep: int) -> Value:
-        v = self.cache.get(rep)
-        if v is not None:
-            return v
-        t = _lib.clingo_symbol_type(rep)
-        if t == _lib.clingo_symbol_type_number:
-            _lib.clingo_symbol_number(rep, self.p_int)
-            v = self.p_int[0]
-        elif t == _lib.clingo_symbol_type_string:
-            _lib.clingo_symbol_string(rep, self.p_char)
-            v = _ffi.string(self.p_char[0]).decode()
-        elif t == _lib.clingo_symbol_type_function:
-            _lib.clingo_symbol_name(rep, self.p_char)
-            name = _ffi.string(self.p_char[0]).decode()
-            _lib.clingo_symbol_arguments(rep, self.p_args, self.p_size)
-            n = self.p_size[0]
-            value = self.value
-            v = Term(name, tuple([value(r) for r in _ffi.unpack(self.p_args[0], n)]) if n else ())
+    def value(rep: int) -> Value:
+        t = kind(rep)
+        if t == NUMBER:
+            number_of(rep, p_int)
+            v: Value = p_int[0]
+        elif t == STRING:
+            string_of(rep, p_char)
+            v = text(p_char[0]).decode()
+        elif t == FUNCTION:
+            v = function(rep)
         else:
             v = Term(str(Symbol(rep)))
-        self.cache[rep] = v
+        cache[rep] = v
         return v
+
+    def atoms(reps: Sequence[int]) -> list[Value]:
+        return [function(r) if kind(r) == FUNCTION else value(r) for r in reps]
+
+    return atoms
