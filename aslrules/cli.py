@@ -57,7 +57,8 @@ def _parser() -> argparse.ArgumentParser:
                    "the DFPh its Location)")
     a.add_argument("--all", action="store_true",
                    help="listing: show the forbidden attacks in full (by default one line each, with the first "
-                   "rule that forbids it)")
+                   "rule that forbids it), and judge in full those out of reach (by default judged on range, LOS "
+                   "and a Known enemy in the firer's Location alone)")
     c = sub.add_parser("check", help="check cases: which expectations hold",
                        description="Answer every expect: item of the cases and compare the answers with what they "
                        "state; print each failure with the answer given, then 'N passed, M failed'. Exit 0 when all "
@@ -146,7 +147,7 @@ def _cmd_ask(args: argparse.Namespace) -> int:
             raise InputError(args.file, None, "--firer", "the id of a unit or weapon defined in units", args.firer)
     if args.target is not None and args.target not in {u.id for u in sit.units}:
         raise InputError(args.file, None, "--target", "the id of a unit defined in units", args.target)
-    answers = ask(sit, firer=args.firer, target=None if questions else args.target)
+    answers = ask(sit, firer=args.firer, target=None if questions else args.target, full=args.all)
     if args.target is not None and questions:  # declared questions: those aimed at the target
         answers = [a for a in answers if args.target in a.targets]
     if args.firer is not None and questions:  # declared questions: show those the firer takes part in

@@ -28,9 +28,10 @@ def engine() -> Solver:
 
 
 def build_facts(sit: Situation, *, list_options: bool = False, firer: str | None = None,
-                target: str | None = None, asked: bool = False) -> FactBuilder:
+                target: str | None = None, full: bool = False, asked: bool = False) -> FactBuilder:
     """The situation's facts and its expectations' questions, numbered from 0 (with `asked`, its
-    `ask:` questions after them); with `list_options`, the listing's request (--firer, --target)."""
+    `ask:` questions after them); with `list_options`, the listing's request (--firer, --target,
+    --all: `full`)."""
     fb = situation_facts(sit)
     for k, exp in enumerate(sit.expect + sit.ask if asked else sit.expect):
         question_facts(fb, Number(k), exp)
@@ -40,17 +41,20 @@ def build_facts(sit: Situation, *, list_options: bool = False, firer: str | None
             fb.add("list_firer", String(firer))
         if target is not None:
             fb.add("list_target_unit", String(target))
+        if full:
+            fb.add("list_full")
     return fb
 
 
-def ask(sit: Situation, *, firer: str | None = None, target: str | None = None,
+def ask(sit: Situation, *, firer: str | None = None, target: str | None = None, full: bool = False,
         eng: Solver | None = None) -> list[Answer]:
     """Answer the situation's questions (`expect:` then `ask:`); with none, list every DEFENDER fire
     option (only those `firer` takes part in, only those at `target`), in the KB's order
-    (kb/listing.lp: by target Location, mandatory, allowed best first, forbidden)."""
+    (kb/listing.lp: by target Location, mandatory, allowed best first, forbidden); `full`: judge
+    in full also the attacks the listing finds out of reach (kb/listing.lp list_brief/1)."""
     eng = eng or engine()
     listing = not sit.expect and not sit.ask
-    fb = build_facts(sit, list_options=listing, firer=firer, target=target, asked=True)
+    fb = build_facts(sit, list_options=listing, firer=firer, target=target, full=full, asked=True)
     atoms = eng.solve(fb.facts)
     raise_input_errors(sit, atoms)
     answers = read_answers(atoms)  # the questions by number, then the listed options

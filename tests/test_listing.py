@@ -287,3 +287,30 @@ def test_every_ex_attack_is_in_the_listing_of_its_situation(step: int) -> None:
     assert len(match) == 1
     want = {2: "allowed", 4: "mandatory", 7: "mandatory"}[step]
     assert match[0].verdict == want
+
+
+# --------------------------------------------------------------------------- attacks out of reach
+
+
+def test_attacks_out_of_reach_are_judged_on_reach_alone_and_in_full_with_all() -> None:
+    """A7.22 (at most twice the Normal Range), A8.1 (an IFT attack needs a LOS), A7.212 (a unit
+    sharing its Location with a Known enemy fires only inside it): a firer alone that one of them
+    bars is listed forbidden by it, with its fact, and no figures (judged on its reach alone);
+    --all (full) judges it in full: the same forbidding reasons, and its figures."""
+    text = GROUPS + "  - {id: r2, side: russian, type: squad, counter: 4-4-7, hex: Y2}\n" + \
+        "  - {id: away, side: german, type: squad, counter: 4-6-7, hex: B9}\n" + \
+        "lines_of_sight:\n  - {from: X2, to: W2, blocked: true}\n"
+    brief, full = listing(text), listing(text, full=True)
+    for firer, rule, fact in (("away", "A7.22", "beyond twice away's Normal Range 6"),
+                              ("b", "A8.1", "b in X2 has no LOS to W2"),
+                              ("c", "A7.212", "c shares Y2 with Known enemy unit r2")):
+        short, long = find(brief, {firer}, "first_fire"), find(full, {firer}, "first_fire")
+        assert short.verdict == long.verdict == "forbidden"
+        assert [(r.rule, r.text) for r in short.reasons] == [(r.rule, r.text) for r in long.reasons
+                                                             if r.role == "forbid" and r.rule == rule]
+        assert fact in short.reasons[0].text
+        assert short.figure("judged") == "reach" and short.figure("fp") is None
+        assert long.figure("judged") is None and long.figure("fp") is not None
+    # where none of them bars it, the attack is judged in full: far's first_fire at W2 (range 12)
+    near = find(brief, {"far"}, "first_fire")
+    assert near.figure("judged") is None and near.figure("fp") is not None
