@@ -16,9 +16,17 @@ from .model import Situation
 from .symbols import Term
 
 
-def _where(sit: Situation, kind: str, ident: Any, field: str) -> tuple:
+def field_path(field: Any) -> tuple:
+    """An input_error's Field as a path relative to its item: a dotted string ("moving.from"), or a
+    tuple of keys and list indexes for a field of a list item (("attacked_here",0,"placed_residual"))."""
+    if isinstance(field, Term):
+        return tuple(field.arguments)
+    return tuple(field.split(".")) if field else ()
+
+
+def _where(sit: Situation, kind: str, ident: Any, field: Any) -> tuple:
     """The path in the file of `field` ("moving.from") of a unit, weapon, question or line of sight."""
-    rel = tuple(field.split(".")) if field else ()
+    rel = field_path(field)
     if kind == "unit":
         for i, u in enumerate(sit.data.units):
             if u.id == ident:
@@ -40,8 +48,6 @@ def _where(sit: Situation, kind: str, ident: Any, field: str) -> tuple:
             if tuple(board(h) for h in hexes) == tuple(ident.arguments):
                 return ("lines_of_sight", i) + rel
     return ()
-
-
 
 
 def _option_value(args: Any) -> Any:

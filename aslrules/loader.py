@@ -501,9 +501,6 @@ class _Reader:
         if unit.moving is not None and unit.moving.expenditures:
             ends = self.expenditures(unit.moving, path + ("moving",))
         for k, attack in enumerate(unit.attacked_here):
-            if attack.placed_residual and attack.option in ("residual_fp", "snap_shot"):
-                self.fail(path + ("attacked_here", k, "placed_residual"), "an attack that leaves Residual FP "
-                          "(not a Residual FP attack, nor a Snap Shot: A8.223)", True)
             if unit.moving is None or attack.at_mf is None:
                 continue
             if attack.at_mf > unit.moving.mf_here:

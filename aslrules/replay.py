@@ -30,7 +30,7 @@ from .core import Mismatch, Outcome, compare, engine
 from .fast import Solver
 from .errors import InputError
 from .facts import FactBuilder, String, const, question_facts, scaled, situation_facts
-from .inputcheck import raise_input_errors
+from .inputcheck import field_path, raise_input_errors
 from .loader import _path_text, parse_location, struct_fields
 from .model import Expectation, Situation
 from .symbols import Term
@@ -237,7 +237,7 @@ def _raise_errors(sit: Situation, data: S.Situation, solved: _Solved, where: dic
             _, ident, fld, template, args = a.arguments
             base = where.get(ident)
             if base is not None:
-                path = base + tuple(fld.split(".")) if fld else base
+                path = base + field_path(fld)
                 found.append((sit.line(path) or 0, path, render(template, args)))
     if found:
         line, path, expected = min(found)

@@ -1,8 +1,10 @@
-"""Input that only the map's geometry shows to be nonsense (a hex that is not adjacent, two
-moving stacks, a range override the grid contradicts, a hexside whose hexes do not touch): the KB
+"""Input that only the map's geometry or the rules show to be nonsense (a hex that is not adjacent,
+two moving stacks, a range override the grid contradicts, a hexside whose hexes do not touch, a
+Residual FP counter placed by an attack that leaves none): the KB
 derives `input_error` (kb/input_checks.lp) and asking the situation is an InputError at the
 field's line, exit 2.  Each check has a case where it applies and one where it does not.
-Source: situation-format.md (the grid, hexspines, `moving.from`); A8.1 (one moving stack)."""
+Source: situation-format.md (the grid, hexspines, `moving.from`); A8.1 (one moving stack); A8.223
+(a Snap Shot leaves no Residual FP)."""
 
 from __future__ import annotations
 
@@ -67,6 +69,27 @@ def test_nonsense_on_the_map_is_located(text: str, marker: str, path: str, expec
     e = error(text)
     assert (e.line, e.path) == (line_of(text, marker), path), str(e)
     assert expected in e.expected, str(e)
+
+
+def placed_by(option: str) -> str:
+    """BASE with an earlier attack of `option` on the mover that placed the Residual FP counter."""
+    return change(BASE, "moving: {from: V2, mf_here: 1}", "moving: {from: V2, mf_here: 1}\n    attacked_here:\n"
+                  f"      - {{option: {option}, fp: 2, placed_residual: true}}")
+
+
+@pytest.mark.parametrize("option", ["residual_fp", "snap_shot"])
+def test_placed_residual_only_on_an_attack_that_leaves_residual(option: str) -> None:
+    """A Residual FP attack, or a Snap Shot (A8.223), places no Residual FP counter: kb/input_checks.lp
+    finds the flag, at its line."""
+    text = placed_by(option)
+    e = error(text)
+    assert (e.line, e.path) == (line_of(text, "placed_residual"), "units[1].attacked_here[0].placed_residual"), str(e)
+    assert "A8.223" in str(e)
+
+
+def test_placed_residual_by_a_dff_attack_answers() -> None:
+    """A DFF attack leaves Residual FP (A8.2): it may be the one that placed the counter."""
+    assert ask(load_text(placed_by("first_fire"), "case.yaml"))
 
 
 def test_a_fire_lane_residual_flag_needs_a_residual_fp_attack() -> None:

@@ -1,6 +1,7 @@
 """KB hygiene: the whole KB grounds with clingo's warnings on and none fires, for the facts of
 every case; `#show` lives in kb/show.lp only, `#defined` in kb/input.lp and kb/show.lp only;
-every fact aslrules builds is a declared input; no valid case has an input error.
+every fact aslrules builds is a declared input; no valid case has an input error; a predicate is
+derived in one kb file, unless it is one of the protocol's shared predicates (SHARED_HEADS).
 
 The cases are grounded as `aslrules check` grounds a batch (aslrules/fast/batch.py: a case argument
 on every situation-dependent predicate), the whole KB, unpruned, with a logger collecting every
@@ -17,7 +18,7 @@ from clingo import Function, Number, ast
 
 from aslrules.core import build_facts, iter_case_files
 from aslrules.fast.batch import CASE_PRED, batch_program, dynamic_predicates
-from aslrules.fast.program import input_signatures
+from aslrules.fast.program import _sig, input_signatures
 from aslrules.solve import kb_files
 from aslrules.loader import load_file
 
@@ -95,3 +96,87 @@ def test_show_only_in_show_lp() -> None:
 
 def test_defined_only_in_input_and_show() -> None:
     assert set(directives("#defined")) <= {"input.lp", "show.lp"}
+
+
+# Predicates derived (in a rule head) in more than one kb file on purpose: a protocol one file
+# declares and the others extend.  Any other name/arity with heads in two files is a clash (two
+# files' helpers of one name: clingo merges them silently, as listing.lp's fg_reach/2 once merged
+# with fire_groups.lp's).  Each entry: why several files derive it.
+SHARED_HEADS: dict[tuple[str, int], str] = {
+    # the answer protocol (show.lp): each rule file adds what it decides
+    ("reason", 5): "a verdict's reasons: every rule that allows, forbids or obliges adds its own",
+    ("figure", 3): "a question's figures: each file states the figures it computes",
+    ("figure", 4): "a figure per item (firer, target): show.lp's FP by firer, transitions.lp's casualties",
+    ("figure_reason", 6): "why a figure has its value: each rule that decides it adds its reason",
+    ("must", 4): "what makes an attack mandatory (attack.lp): Residual FP, a Fire Lane, TPBF",
+    ("input_error", 5): "input nonsense: input_checks.lp's, a replay step's (transitions.lp), a listing option's",
+    # demand-driven geometry: a file asks for the pairs or probes it needs
+    ("need_pair", 2): "geometry.lp's demand: the Location pairs whose range/LOS some rule needs",
+    ("check_pair", 2): "input_checks.lp's demand: hex pairs whose adjacency a check (or a move step) needs",
+    ("ca_probe", 2): "ca_geometry.lp's demand: the hexes whose place in a CA some rule needs",
+    ("bp_probe", 2): "ca_geometry.lp's demand: the hexes whose side of a Bypassing vehicle some rule needs",
+    # questions the KB itself lists (input.lp's question vocabulary)
+    ("question", 2): "listed questions: per firer (options.lp), per Fire Group (listing.lp), Residual FP (residual.lp)",
+    ("q_firer", 2): "the firers of a listed question (options.lp per firer, listing.lp per Fire Group)",
+    ("q_option", 3): "the option of a listed question (options.lp per firer, listing.lp per Fire Group)",
+    ("q_target", 2): "the targets of a listed question (options.lp, listing.lp, residual.lp)",
+    # one notion, each case in the file of its rule
+    ("after", 3): "the fire counter a firer ends with (fire_counters.lp): each option's file adds its own",
+    ("after_final", 2): "firers marked Final Fire (fire_counters.lp): Final Fire, FPF, SFF, Intensive Fire, Cowering",
+    ("area_fire", 5): "what makes an attack Area Fire (A7.23), each in the file of its rule",
+    ("halving", 3): "an FP halving of a firer (attack.lp) and the A7.353 one of support_weapons.lp",
+    ("contributes", 3): "a firer's FP share (attack.lp), where FPF or A7.353 replace its inherent FP",
+    ("inherent_changed", 2): "a firer whose inherent FP another rule replaces (FPF with ordnance, A7.353)",
+    ("fp", 2): "an attack's FP: its firers' (attack.lp), a Residual FP counter's, a Fire Lane's",
+    ("drm", 2): "an attack's total DRM (attack.lp) and a Case A question's To Hit DRM (ca_case_a.lp)",
+    ("drm_part", 5): "each DRM of an attack, in the file of its rule",
+    ("dff", 1): "a DFF attack (first_fire.lp), and Intensive Fire in the MPh (final_fire.lp)",
+    ("ffmo_cancelled", 2): "what cancels FFMO (A8.13): SMOKE (attack.lp), TEM and the LOF's Hindrance (first_fire.lp)",
+    ("sustained", 2): "Sustained Fire (fire_effects.lp), and Final Fire of a First-Fired MG (final_fire.lp)",
+    ("sustained_option", 1): "the options that are Sustained Fire: FPF's and SFF's files name theirs",
+    ("cower_exempt", 1): "no Cowering (A7.9): a lone leader's fire, an attack none of whose units is subject to it",
+    ("q_turns", 3): "a question's CA turns (ca_geometry.lp): a Case A question's, a CA change's",
+}
+
+
+def head_signatures(head: ast.AST) -> list[tuple[str, int]]:
+    """The name/arity of each atom a rule head derives (pools expanded; a choice's or a
+    disjunction's elements, not their conditions)."""
+    if head.ast_type == ast.ASTType.Literal:
+        atoms = [head.atom]
+    elif head.ast_type in (ast.ASTType.Disjunction, ast.ASTType.Aggregate):
+        atoms = [e.literal.atom for e in head.elements]
+    elif head.ast_type == ast.ASTType.HeadAggregate:
+        atoms = [e.condition.literal.atom for e in head.elements]
+    else:
+        raise AssertionError(f"a rule head this test does not read: {head}")
+    out = []
+    for atom in atoms:
+        if atom.ast_type == ast.ASTType.SymbolicAtom:
+            terms = atom.symbol.arguments if atom.symbol.ast_type == ast.ASTType.Pool else [atom.symbol]
+            out += [sig for sig in map(_sig, terms) if sig is not None]
+    return out
+
+
+def heads_by_file() -> dict[tuple[str, int], set[str]]:
+    """name/arity -> the kb files with a rule (or fact) deriving it."""
+    found: dict[tuple[str, int], set[str]] = {}
+    for s in kb_statements():
+        if s.ast_type == ast.ASTType.Rule:
+            for sig in head_signatures(s.head):
+                found.setdefault(sig, set()).add(Path(s.location.begin.filename).name)
+    return found
+
+
+def test_a_predicate_is_derived_in_one_file() -> None:
+    """A name/arity with heads in two kb files is a clash unless SHARED_HEADS says why: clingo
+    only gives infos when two files' helpers share a name, and their rules then mix."""
+    clashes = {f"{n}/{a}": sorted(files) for (n, a), files in heads_by_file().items()
+               if len(files) > 1 and (n, a) not in SHARED_HEADS}
+    assert clashes == {}
+
+
+def test_shared_heads_are_shared() -> None:
+    """Each SHARED_HEADS entry is derived in more than one file: the list holds no stale name."""
+    heads = heads_by_file()
+    assert [f"{n}/{a}" for (n, a) in SHARED_HEADS if len(heads.get((n, a), ())) < 2] == []

@@ -647,11 +647,3 @@ def test_deep_nesting_is_refused_before_it_is_built(tmp_path: Path) -> None:
     assert "nested at most" in str(error) and error.line == line_of(text, "title2")
 
 
-def test_placed_residual_only_on_an_attack_that_leaves_residual(tmp_path: Path) -> None:
-    """A Residual FP attack, or a Snap Shot (A8.223), places no Residual FP counter."""
-    for option in ("residual_fp", "snap_shot"):
-        text = change("moving: {from: V2, mf_here: 1}",
-                      "moving: {from: V2, mf_here: 1}\n    attacked_here:\n"
-                      f"      - {{option: {option}, fp: 2, placed_residual: true}}")
-        message = check(tmp_path, text, "placed_residual", "units[1].attacked_here[0].placed_residual")
-        assert "A8.223" in message
