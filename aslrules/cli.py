@@ -153,12 +153,12 @@ def _cmd_ask(args: argparse.Namespace) -> int:
     if args.firer is not None and questions:  # declared questions: show those the firer takes part in
         answers = [a for a in answers if owned[args.firer] & set(a.firers)]
     if args.format == "json":
-        from .jsontext import json_text
+        from .jsontext import write_json
 
         listing = {} if questions else {"listing": {
             **{v: sum(1 for a in answers if a.verdict == v) for v in VERDICTS}, "groups": listing_groups(answers)}}
-        print(json_text({"file": args.file, "title": sit.title, "answers": [a.as_dict() for a in answers],
-                         **listing}))
+        write_json(sys.stdout, {"file": args.file, "title": sit.title, "answers": None, **listing}, "answers",
+                   (a.as_dict() for a in answers))
         return 0
     out = [f"{args.file}: {sit.title}" if sit.title else args.file]
     if not answers and questions:

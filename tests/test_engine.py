@@ -32,6 +32,7 @@ from aslrules.fast.program import parse_files
 from aslrules.fast.relevance import Relevance
 from aslrules.loader import load_file, load_text
 from aslrules.solve import kb_files
+from aslrules.symbols import read_atoms as symbols_read
 
 ROOT = Path(__file__).resolve().parent.parent
 FILES = iter_case_files([str(ROOT / "tests" / "cases"), str(ROOT / "examples")])
@@ -387,6 +388,22 @@ def test_atoms_read_through_the_c_api_equal_atoms_read_through_the_python_api() 
     assert [str(t) for t in direct] == [str(s) for s in syms]
     assert sorted(direct, key=symbols.sort_key) == [symbols.symbol_value(s) for s in sorted(syms)]
     assert capi.read_atoms([Number(-5)]) == [-5]
+
+
+def test_a_models_symbols_read_after_its_control_is_freed_are_the_same() -> None:
+    """capi.model_symbols takes a model's shown symbols (C: one array of codes); read after the
+    Control is freed (clingo keeps symbols for the process's life), with the heap's free memory
+    given back, they read as the public API reads them while the model is there."""
+    ctl = clingo.Control(["--warn=none"])
+    ctl.add("base", [], 'p(1..3). q(X,"s",f(X,(X,a))) :- p(X). #show q/3. #show p/1.')
+    ctl.ground([("base", [])])
+    with ctl.solve(yield_=True) as handle:
+        model = next(iter(handle))
+        public = symbols_read(model.symbols(shown=True))
+        direct, plain = capi.model_symbols(model), capi.model_symbols(model, direct=False)
+    del ctl, handle, model
+    capi.give_back_memory()
+    assert capi.read_symbols(direct) == capi.read_symbols(plain, direct=False) == public and len(public) == 6
 
 
 def test_the_c_path_is_used_on_verified_clingo_versions_only(monkeypatch) -> None:

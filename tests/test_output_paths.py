@@ -2,12 +2,13 @@
 
 from __future__ import annotations
 
+import io
 import json
 
 from clingo import ast
 
 from aslrules.fast.program import name_anonymous
-from aslrules.jsontext import json_text
+from aslrules.jsontext import json_text, write_json
 
 
 def test_json_text_is_the_standard_indented_json() -> None:
@@ -16,6 +17,17 @@ def test_json_text_is_the_standard_indented_json() -> None:
     for obj in ({"a": [1, 2, {"b": [], "c": {}}], "\u00e9": "x\u2028y\U0001F600\x1b\"\\", "f": 10.5, "t": True,
                  "n": None, "i": -3}, [], {}, "plain", {"answers": [{"figures": {"fp": 14, "drm": -3}}]}):
         assert json_text(obj) == json.dumps(obj, indent=2)
+
+
+def test_json_written_item_by_item_is_the_same_text() -> None:
+    """A listing's answers are written one at a time (write_json): the same text as json.dumps of
+    the whole, with no item, one, or several (nested, non-ASCII, with newlines in strings)."""
+    items = [{"question": "q(\"a\")", "reasons": [{"text": "\u00e9\nx"}], "figures": {}}, [], {"n": [1, [2, {}]]}]
+    for k in range(len(items) + 1):
+        whole = {"file": "f.yaml", "title": "\u00e9", "answers": items[:k], "listing": {"groups": []}}
+        out = io.StringIO()
+        write_json(out, {**whole, "answers": None}, "answers", iter(items[:k]))
+        assert out.getvalue() == json.dumps(whole, indent=2) + "\n"
 
 
 def _rule(text: str) -> ast.AST:

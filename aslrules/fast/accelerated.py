@@ -9,7 +9,10 @@
 * the parsed KB, its batch rewrite and the relevance analysis come from the on-disk cache
   (cache.py) when it holds them;
 * facts go in and shown atoms come out through clingo's C functions where they are
-  available (capi.py).
+  available (capi.py);
+* the shown atoms are read after the Control is freed (clingo keeps symbols for the life of the
+  process), and after a large answer set (a listing) the memory clingo freed is given back to
+  the system first (capi.give_back_memory).
 """
 
 from __future__ import annotations
@@ -17,7 +20,7 @@ from __future__ import annotations
 import atexit
 import os
 import weakref
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from pathlib import Path
 
 import clingo
@@ -168,25 +171,35 @@ class Accelerated:
                 backend.add_rule([backend.add_atom(Function(CASE_PRED, [case]))])
             capi.add_facts(backend, facts.table, case, keep=keep, shared=shared, direct=self.direct)
 
-    def _model(self, ctl: clingo.Control) -> list[Term]:
+    def _model(self, ctl: clingo.Control) -> Sequence:
+        """The shown symbols of the answer set, to read with capi.read_symbols."""
         ctl.ground([("base", [])])
         with ctl.solve(yield_=True) as handle:
             for m in handle:
-                return capi.model_atoms(m, direct=self.direct)
+                return capi.model_symbols(m, direct=self.direct)
         # the KB is stratified: no model means the KB itself is broken
         raise EngineError("the knowledge base has no answer set for this situation")
+
+    def _answer_set(self, program: Iterable[ast.AST], add: Callable[[clingo.Control], None]) -> list[Term]:
+        """The shown atoms of `program` with the facts `add` adds: ground and solve, free the
+        Control, then read the atoms (clingo keeps symbols for the life of the process), so that
+        the Control's memory and the atoms' are never needed together.  After a large answer set
+        (a listing) the freed memory is given back first."""
+        ctl = self._control(program)
+        add(ctl)
+        symbols = self._model(ctl)
+        del ctl
+        if len(symbols) >= capi.LARGE_MODEL:
+            capi.give_back_memory()
+        return capi.read_symbols(symbols, direct=self.direct)
 
     def solve(self, facts: Iterable[Fact]) -> list[Term]:
         """The shown atoms of one situation's answer set."""
         facts = Facts.of(facts)
         if not self.prune:
-            ctl = self._control(self.program)
-            self._add_facts(ctl, facts)
-            return self._model(ctl)
+            return self._answer_set(self.program, lambda ctl: self._add_facts(ctl, facts))
         program, needed = self._pruned(self.relevance().domain(facts), batch=False)
-        ctl = self._control(program)
-        self._add_facts(ctl, facts, keep=needed)
-        return self._model(ctl)
+        return self._answer_set(program, lambda ctl: self._add_facts(ctl, facts, keep=needed))
 
     def solve_many(self, cases: Sequence[Iterable[Fact]]) -> list[list[Term]]:
         """Solve many situations in one grounding; returns each one's shown atoms."""
@@ -199,11 +212,14 @@ class Accelerated:
             for facts in cases:
                 relevance.domain(facts, into=dom)
         program, needed = self._pruned(dom, batch=True)
-        ctl = self._control(program)
         shared = capi.Shared(self.shared)  # hexes and Locations: once for the batch
-        for k, facts in enumerate(cases):
-            self._add_facts(ctl, facts, Number(k), keep=needed, shared=shared)
+
+        def add(ctl: clingo.Control) -> None:
+            for k, facts in enumerate(cases):
+                self._add_facts(ctl, facts, Number(k), keep=needed, shared=shared)
+
+        atoms = self._answer_set(program, add)
         per_case: list[list[Term]] = [[] for _ in cases]
-        for atom in self._model(ctl):  # every shown atom has its case first
+        for atom in atoms:  # every shown atom has its case first
             per_case[atom.arguments[0]].append(Term(atom.name, atom.arguments[1:]))
         return per_case
