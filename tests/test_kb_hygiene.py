@@ -117,7 +117,6 @@ SHARED_HEADS: dict[tuple[str, int], str] = {
     ("bp_probe", 2): "ca_geometry.lp's demand: the hexes whose side of a Bypassing vehicle some rule needs",
     # questions the KB itself lists (input.lp's question vocabulary)
     ("question", 2): "listed questions: per firer (options.lp), per Fire Group (listing.lp), Residual FP (residual.lp)",
-    ("q_firer", 2): "the firers of a listed question (options.lp per firer, listing.lp per Fire Group)",
     ("q_option", 3): "the option of a listed question (options.lp per firer, listing.lp per Fire Group)",
     ("q_target", 2): "the targets of a listed question (options.lp, listing.lp, residual.lp)",
     # one notion, each case in the file of its rule
