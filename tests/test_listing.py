@@ -314,3 +314,29 @@ def test_attacks_out_of_reach_are_judged_on_reach_alone_and_in_full_with_all() -
     # where none of them bars it, the attack is judged in full: far's first_fire at W2 (range 12)
     near = find(brief, {"far"}, "first_fire")
     assert near.figure("judged") is None and near.figure("fp") is not None
+
+
+CREW = """\
+phase: DFPh
+attacker: russian
+units:
+  - {id: crew, side: german, type: crew, counter: 2-2-8, hex: X2,
+     weapons: [{id: hmg, kind: HMG, fp: 5, range: 12, rof: 3, breakdown: 12}]}
+  - {id: sq, side: german, type: squad, counter: 4-6-7, hex: X2}
+  - {id: near, side: russian, type: squad, counter: 4-4-7, hex: X3}
+  - {id: away, side: russian, type: squad, counter: 4-4-7, hex: X5}
+"""
+
+
+def test_a_crew_mans_its_sw_in_a_fire_group_unless_a7353_keeps_half_its_fp() -> None:
+    """asl-basics.md "Firepower (A7)": a HS, crew or SMC that fires a SW loses its inherent FP;
+    A7.353: half of it is kept for Final Fire vs an ADJACENT target.  At X5 (range 3) X2's FG is
+    the HMG and the squad, the crew manning the HMG (with the crew in it, A7.35 forbids it); at
+    X3 (ADJACENT) the crew adds half its FP to the FG."""
+    answers = listing(CREW)
+    away = [a for a in answers if a.rank and a.rank[0] == "X5" and len(a.firers) > 1]
+    assert [(sorted(firers(a)), a.verdict) for a in away] == [(["hmg", "sq"], "allowed")]
+    near = [a for a in answers if a.rank and a.rank[0] == "X3" and len(a.firers) > 1]
+    assert {(tuple(sorted(firers(a))), a.verdict) for a in near} >= {(("crew", "hmg", "sq"), "allowed")}
+    fg = find(near, {"crew", "hmg", "sq"})
+    assert "A7.353" in {r.rule for rs in fg.figure_reasons.get("fp_by_firer", {}).values() for r in rs}
