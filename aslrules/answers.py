@@ -154,17 +154,19 @@ def read_answers(atoms: list[Term]) -> dict[Any, Answer]:
             if group is None:
                 group = groups[q] = []
             group.append(s)
-    memo: dict[int, tuple] = {}  # id of a Term -> its sort key; `atoms` keeps every Term alive
+    memo: dict[int, tuple] = {}  # id of a value -> its sort key; `atoms` keeps every value alive
 
-    def key(v: Value) -> tuple:  # symbols.sort_key, memoized
-        if isinstance(v, int):
-            return (0, v)
-        if isinstance(v, str):
-            return (2, v)
+    def key(v: Value) -> tuple:  # symbols.sort_key, memoized (the reader makes each value once)
         k = memo.get(id(v))
         if k is None:
-            k = memo[id(v)] = (3, len(v.arguments), v.name, tuple(map(key, v.arguments))) if v.arguments \
-                else (1, v.name)
+            t = type(v)
+            if t is str:
+                k = (2, v)
+            elif t is int:
+                k = (0, v)
+            else:
+                k = (3, len(v.arguments), v.name, tuple(map(key, v.arguments))) if v.arguments else (1, v.name)
+            memo[id(v)] = k
         return k
 
     def atom_key(s: Term) -> tuple:  # sort_key(s) less what a group shares: its first argument
