@@ -106,17 +106,19 @@ class Answer:
             "kind": self.kind,
             "verdict": self.verdict,
             "roles": {role: [_json(x) for x in ids] for role, ids in self.roles.items()},
-            "reasons": [dict(vars(r)) for r in self.reasons],
+            "reasons": [r.__dict__.copy() for r in self.reasons],
             "figures": {name: _json(v) for name, v in self.figures.items()},
-            "figure_reasons": {name: {_key_text(k): [dict(vars(r)) for r in rs] for k, rs in by_key.items()}
+            "figure_reasons": {name: {_key_text(k): [r.__dict__.copy() for r in rs] for k, rs in by_key.items()}
                                for name, by_key in self.figure_reasons.items()},
-            "parts": {name: [dict(vars(p)) for p in ps] for name, ps in self.parts.items()},
+            "parts": {name: [p.__dict__.copy() for p in ps] for name, ps in self.parts.items()},
             **rank,
         }
 
 
 def _json(v: Any) -> Any:
     """A figure's value for JSON: Fractions as int or float, tuples as lists, keys as text."""
+    if type(v) in _PLAIN:  # most values: written as they are
+        return v
     if isinstance(v, Fraction):
         return int(v) if v.denominator == 1 else float(v)
     if isinstance(v, (tuple, list)):
@@ -124,6 +126,9 @@ def _json(v: Any) -> Any:
     if isinstance(v, dict):
         return {_key_text(k): _json(x) for k, x in v.items()}
     return v
+
+
+_PLAIN = frozenset((str, int, bool))
 
 
 def _key_text(k: Any) -> str:
