@@ -142,9 +142,14 @@ class Accelerated:
         if found is None:
             relevance = self.relevance()
             # the batch program has one statement for each statement of the KB, in order
-            keep, needed = relevance.prune(dom)
+            keep, needed, true = relevance.simplify(dom)
             # `#defined` only silences warnings; `#program base.` only repeats the default
-            program = [source[i] for i in keep if source[i].ast_type not in self._dropped]
+            # and a kept rule without its literals that always hold (not in a batch: the batch
+            # rewrite may put a literal first, so the positions differ)
+            if batch:
+                true = {}
+            program = [_without(source[i], true[i]) if i in true else source[i]
+                       for i in keep if source[i].ast_type not in self._dropped]
             found = (program, needed)
             if len(self._programs) >= 256:
                 self._programs.clear()
@@ -207,3 +212,9 @@ class Accelerated:
         for atom in self._model(ctl):  # every shown atom has its case first
             per_case[atom.arguments[0]].append(Term(atom.name, atom.arguments[1:]))
         return per_case
+
+
+def _without(rule: ast.AST, positions: list[int]) -> ast.AST:
+    """`rule` without the body literals at `positions` (literals that always hold)."""
+    drop = set(positions)
+    return rule.update(body=[lit for j, lit in enumerate(rule.body) if j not in drop])

@@ -21,6 +21,11 @@ from .program import _atoms_in, _sig
 # its positive body atoms may match something derivable; what its head may then derive
 # is added, until nothing changes.  Dropping a rule whose positive body can never hold
 # changes no answer; tests/test_engine.py checks pruned against full answers.
+#
+# The same analysis simplifies the rules it keeps: `not p(...)`, where nothing can derive p
+# (no fact, no kept rule), always holds, so it is left out of the rule grounded.  gringo's
+# fixed work grows with the literals of a rule (a negative literal with `_` also costs a
+# projection rule of its own), not only with the rules.
 
 _ANY = None  # an argument position that may hold anything
 _SCALAR = ("s",)  # the token of numbers and strings
@@ -32,6 +37,13 @@ def _symbol_token(sym: Symbol) -> tuple:
         args = sym.arguments
         return ("f", sym.name, len(args)) if args else ("c", sym.name)
     return _SCALAR
+
+
+# The tokens of the symbol objects seen, by id(), each kept with its symbol (so that the id stays
+# its own): aslrules.facts makes each id, number and constant once, so a question's values are
+# mostly objects an earlier question met, and reading a token through clingo's API costs ten times
+# the look-up.
+_TOKENS: dict[int, tuple[Symbol, tuple]] = {}
 
 
 def _arg_spec(a: ast.AST) -> tuple:
@@ -83,6 +95,8 @@ class Relevance:
         self.size = len(stms)
         self.rules: list[tuple[int, list, list]] = []  # (statement index, body requirements, head atoms)
         self.uses: list[list[tuple[str, int]]] = []  # per rule: every predicate it mentions
+        # per rule: its plain negative body literals, as (position in the body, signature)
+        self.negated: list[list[tuple[int, tuple[str, int]]]] = []
         self.shown: list[tuple[str, int]] = []  # what the program shows: what must be derived
         self.show_at: dict[int, tuple[str, int]] = {}  # statement index -> the signature it shows
         self.show_all = False
@@ -104,10 +118,14 @@ class Relevance:
                 self.covered = False
                 head_atoms = []
             body = []
-            for lit in s.body:
-                if (lit.ast_type == ast.ASTType.Literal and lit.sign == ast.Sign.NoSign
-                        and lit.atom.ast_type == ast.ASTType.SymbolicAtom and _sig(lit.atom.symbol) is not None):
-                    body.append(_atom_specs(lit.atom.symbol))
+            negated = []
+            for j, lit in enumerate(s.body):
+                if (lit.ast_type == ast.ASTType.Literal and lit.atom.ast_type == ast.ASTType.SymbolicAtom
+                        and _sig(lit.atom.symbol) is not None):
+                    if lit.sign == ast.Sign.NoSign:
+                        body.append(_atom_specs(lit.atom.symbol))
+                    elif lit.sign == ast.Sign.Negation:
+                        negated.append((j, _sig(lit.atom.symbol)))
             heads = [_atom_specs(t) for t in head_atoms]
             uses: list[tuple[str, int]] = []
             _atoms_in(s.head, uses)
@@ -115,22 +133,23 @@ class Relevance:
                 _atoms_in(lit, uses)
             self.rules.append((i, body, heads))
             self.uses.append(sorted(set(uses)))
+            self.negated.append(negated)
         self.show_all = self.show_all or not self.shown
         self._index()
 
     def state(self) -> tuple:
         """The analysis as plain tuples, lists, dicts and sets (what `marshal` stores)."""
-        return (self.size, self.rules, self.uses, self.shown, self.show_at, self.show_all, self.covered,
-                self.sensitive)
+        return (self.size, self.rules, self.uses, self.negated, self.shown, self.show_at, self.show_all,
+                self.covered, self.sensitive)
 
     @classmethod
     def from_state(cls, state: tuple, size: int) -> Relevance | None:
         """The analysis `state` gave, or None if it is not one for a program of `size` statements."""
-        size_, rules, uses, shown, show_at, show_all, covered, sensitive = state
+        size_, rules, uses, negated, shown, show_at, show_all, covered, sensitive = state
         if size_ != size:
             return None
         self = cls.__new__(cls)
-        self.size, self.rules, self.uses, self.shown = size, rules, uses, shown
+        self.size, self.rules, self.uses, self.negated, self.shown = size, rules, uses, negated, shown
         self.show_at, self.show_all, self.covered = show_at, show_all, covered
         self._index(sensitive)
         return self
@@ -172,7 +191,9 @@ class Relevance:
         """The facts, abstracted: per predicate and position, the tokens of the values seen
         (at the positions that are not sensitive, "anything")."""
         dom: Domain = {} if into is None else into
-        seen: dict[int, tuple] = {}  # one symbol object often stands in many facts (a unit's id)
+        seen = _TOKENS  # one symbol object often stands in many facts (a unit's id)
+        if len(seen) > 1 << 16:
+            seen.clear()
         positions = self._positions
         for sig, rows in Facts.of(facts).table.items():
             at = positions.get(sig)
@@ -185,10 +206,10 @@ class Relevance:
                 tokens = slots[k]
                 for args in rows:
                     a = args[k]
-                    token = seen.get(id(a))
-                    if token is None:
-                        token = seen[id(a)] = _symbol_token(a)
-                    tokens.add(token)
+                    known = seen.get(id(a))
+                    if known is None or known[0] is not a:
+                        known = seen[id(a)] = (a, _symbol_token(a))
+                    tokens.add(known[1])
         return dom
 
     @staticmethod
@@ -207,8 +228,14 @@ class Relevance:
     def prune(self, dom: Domain) -> tuple[list[int], set[tuple[str, int]] | None]:
         """The statements to keep (every non-rule, and the rules that may fire and matter), and the
         predicates whose facts may matter (None: every one)."""
+        keep, needed, _ = self.simplify(dom)
+        return keep, needed
+
+    def simplify(self, dom: Domain) -> tuple[list[int], set[tuple[str, int]] | None, dict[int, list[int]]]:
+        """As `prune`, and, per kept statement, the positions of the body literals that always hold
+        there: `not p(...)` where nothing derives p."""
         if not self.covered:
-            return list(range(self.size)), None
+            return list(range(self.size)), None, {}
         dom = {sig: [x if x is _ANY else set(x) for x in slots] for sig, slots in dom.items()}
         alive: set[int] = set()
         queue = list(range(len(self.rules)))
@@ -232,6 +259,11 @@ class Relevance:
         else:
             kept, needed = self._needed(alive)
         rules = {self.rules[r][0] for r in kept}
+        true = {}  # statement index -> the body positions that always hold
+        for r in kept:
+            absent = [j for j, sig in self.negated[r] if sig not in dom]
+            if absent:
+                true[self.rules[r][0]] = absent
 
         def keep(i: int) -> bool:
             if i in self._is_rule:
@@ -239,7 +271,7 @@ class Relevance:
             shows = self.show_at.get(i)  # a `#show` of what nothing derives goes too
             return shows is None or shows in dom
 
-        return [i for i in range(self.size) if keep(i)], needed
+        return [i for i in range(self.size) if keep(i)], needed, true
 
     def _needed(self, alive: set[int]) -> tuple[set[int], set[tuple[str, int]]]:
         """The live rules that what is shown depends on (a table only dead rules read is dropped)."""
