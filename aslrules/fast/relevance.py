@@ -23,7 +23,8 @@ from .program import _atoms_in, _sig
 # changes no answer; tests/test_engine.py checks pruned against full answers.
 #
 # The same analysis simplifies the rules it keeps: `not p(...)`, where nothing can derive p
-# (no fact, no kept rule), always holds, so it is left out of the rule grounded.  gringo's
+# (no fact, no kept rule) or no p atom can hold the literal's constants, always holds, so it is
+# left out of the rule grounded.  gringo's
 # fixed work grows with the literals of a rule (a negative literal with `_` also costs a
 # projection rule of its own), not only with the rules.
 
@@ -95,8 +96,8 @@ class Relevance:
         self.size = len(stms)
         self.rules: list[tuple[int, list, list]] = []  # (statement index, body requirements, head atoms)
         self.uses: list[list[tuple[str, int]]] = []  # per rule: every predicate it mentions
-        # per rule: its plain negative body literals, as (position in the body, signature)
-        self.negated: list[list[tuple[int, tuple[str, int]]]] = []
+        # per rule: its plain negative body literals, as (position in the body, signature, arguments)
+        self.negated: list[list[tuple[int, tuple[str, int], tuple[tuple, ...]]]] = []
         self.shown: list[tuple[str, int]] = []  # what the program shows: what must be derived
         self.show_at: dict[int, tuple[str, int]] = {}  # statement index -> the signature it shows
         self.show_all = False
@@ -125,7 +126,7 @@ class Relevance:
                     if lit.sign == ast.Sign.NoSign:
                         body.append(_atom_specs(lit.atom.symbol))
                     elif lit.sign == ast.Sign.Negation:
-                        negated.append((j, _sig(lit.atom.symbol)))
+                        negated.append((j, *_atom_specs(lit.atom.symbol)))
             heads = [_atom_specs(t) for t in head_atoms]
             uses: list[tuple[str, int]] = []
             _atoms_in(s.head, uses)
@@ -233,7 +234,7 @@ class Relevance:
 
     def simplify(self, dom: Domain) -> tuple[list[int], set[tuple[str, int]] | None, dict[int, list[int]]]:
         """As `prune`, and, per kept statement, the positions of the body literals that always hold
-        there: `not p(...)` where nothing derives p."""
+        there: `not p(...)` where no p atom may match it."""
         if not self.covered:
             return list(range(self.size)), None, {}
         dom = {sig: [x if x is _ANY else set(x) for x in slots] for sig, slots in dom.items()}
@@ -261,7 +262,7 @@ class Relevance:
         rules = {self.rules[r][0] for r in kept}
         true = {}  # statement index -> the body positions that always hold
         for r in kept:
-            absent = [j for j, sig in self.negated[r] if sig not in dom]
+            absent = [j for j, sig, args in self.negated[r] if self._match([(sig, args)], dom) is None]
             if absent:
                 true[self.rules[r][0]] = absent
 
