@@ -30,7 +30,7 @@ from . import capi
 from .batch import CASE_PRED, batch_program, case_independent
 from .cache import Cache
 from .program import input_signatures, parse_files, parse_text, program_text
-from .relevance import Domain, Relevance
+from .relevance import Domain, Relevance, simplified
 
 _LIVE: weakref.WeakSet = weakref.WeakSet()
 
@@ -142,13 +142,13 @@ class Accelerated:
         if found is None:
             relevance = self.relevance()
             # the batch program has one statement for each statement of the KB, in order
-            keep, needed, true = relevance.simplify(dom)
+            keep, needed, edits = relevance.simplify(dom)
             # `#defined` only silences warnings; `#program base.` only repeats the default
-            # and a kept rule without its literals that always hold (not in a batch: the batch
-            # rewrite may put a literal first, so the positions differ)
+            # and a kept rule as simplified (not in a batch: the batch rewrite may put a literal
+            # first, so the positions differ)
             if batch:
-                true = {}
-            program = [_without(source[i], true[i]) if i in true else source[i]
+                edits = {}
+            program = [simplified(source[i], edits[i]) if i in edits else source[i]
                        for i in keep if source[i].ast_type not in self._dropped]
             found = (program, needed)
             if len(self._programs) >= 256:
@@ -212,9 +212,3 @@ class Accelerated:
         for atom in self._model(ctl):  # every shown atom has its case first
             per_case[atom.arguments[0]].append(Term(atom.name, atom.arguments[1:]))
         return per_case
-
-
-def _without(rule: ast.AST, positions: list[int]) -> ast.AST:
-    """`rule` without the body literals at `positions` (literals that always hold)."""
-    drop = set(positions)
-    return rule.update(body=[lit for j, lit in enumerate(rule.body) if j not in drop])
