@@ -158,12 +158,10 @@ class Accelerated:
 
     # ------------------------------------------------------------------ solving
 
-    @staticmethod
-    def _control(program: Iterable[ast.AST]) -> clingo.Control:
+    def _control(self, program: Sequence[ast.AST]) -> clingo.Control:
         ctl = clingo.Control(["--warn=none"])
         with ast.ProgramBuilder(ctl) as builder:
-            for s in program:
-                builder.add(s)
+            capi.add_statements(builder, program, direct=self.direct)
         return ctl
 
     def _add_facts(self, ctl: clingo.Control, facts: Facts, case: Symbol | None = None, *,
