@@ -341,14 +341,16 @@ def test_relevance_simplifies_the_rules_it_keeps() -> None:
             "c(X,N) :- p(X), N = #count { Y: q(Y) }. "
             "m(X,N) :- p(X), N = #max { 0; Y: q(Y) }, N < 5. "
             "s(X,N) :- p(X), N = #sum { 1,Y: q(Y); 2,Y: p(Y) }. "
+            "t(X) :- p(X), 1 <= #count { Y: q(Y) } <= 3. "
             "k(X,small) :- p(X). "
-            "#show r/1. #show c/2. #show m/2. #show s/2.")
+            "#show r/1. #show c/2. #show m/2. #show s/2. #show t/1.")
     p1 = [("p", (Number(1),))]
     assert _simplified_rules(text, p1) == [
         "r(X) :- p(X).",  # no q at all, and k only `small`
         "c(X,N) :- p(X); N = 0.",
         "m(X,N) :- p(X); N = 0; N < 5.",
         "s(X,N) :- p(X); N = #sum { 2,Y: p(Y) }.",
+        "t(X) :- p(X); 1 <= 0; 0 <= 3.",  # both guards
         "k(X,small) :- p(X).",
     ]
     with_q = [*p1, ("q", (Number(2),))]  # a q fact: every literal and element over q may matter
@@ -357,6 +359,7 @@ def test_relevance_simplifies_the_rules_it_keeps() -> None:
         "c(X,N) :- p(X); N = #count { Y: q(Y) }.",
         "m(X,N) :- p(X); N = #max { 0; Y: q(Y) }; N < 5.",
         "s(X,N) :- p(X); N = #sum { 1,Y: q(Y); 2,Y: p(Y) }.",
+        "t(X) :- p(X); 1 <= #count { Y: q(Y) } <= 3.",
         "k(X,small) :- p(X).",
     ]
     with_k = [*p1, ("k", (Number(1), Function("big")))]  # a `big` k may match
@@ -365,7 +368,7 @@ def test_relevance_simplifies_the_rules_it_keeps() -> None:
         answers = []
         for rules in (_simplified_rules(text, facts), [text]):
             ctl = clingo.Control(["--warn=none"])
-            ctl.add("base", [], " ".join(rules) + " #show r/1. #show c/2. #show m/2. #show s/2.")
+            ctl.add("base", [], " ".join(rules) + " #show r/1. #show c/2. #show m/2. #show s/2. #show t/1.")
             ctl.add("base", [], "".join(f"{Function(n, list(a))}." for n, a in facts))
             ctl.ground([("base", [])])
             with ctl.solve(yield_=True) as handle:

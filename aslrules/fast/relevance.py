@@ -386,6 +386,8 @@ def _aggregate_without(lit: ast.AST, never: set[int]) -> list[ast.AST]:
     the comparisons of that value with the guards instead."""
     agg = lit.atom
     elements = [e for k, e in enumerate(agg.elements) if k not in never]
+    if agg.left_guard is None and agg.right_guard is None:  # (none in the KB) left as it is
+        return [lit]
     value = _constant_value(agg.function, elements)
     if value is None:
         return [lit.update(atom=agg.update(elements=elements))]
