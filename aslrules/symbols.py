@@ -38,10 +38,12 @@ class Facts:
             self.add(pred, args)
 
     def add(self, pred: str, args: tuple[Symbol, ...]) -> None:
-        rows = self.table.get((pred, len(args)))
+        key = (pred, len(args))
+        rows = self.table.get(key)
         if rows is None:
-            rows = self.table[(pred, len(args))] = []
-        rows.append(args)
+            self.table[key] = [args]
+        else:
+            rows.append(args)
 
     def __iter__(self) -> Iterator[Fact]:
         for (pred, _), rows in self.table.items():

@@ -322,6 +322,61 @@ def test_relevance_on_toy_programs() -> None:
     assert not rel.covered and rel.live({}) == list(range(len(stms)))
 
 
+def _simplified_rules(text: str, facts: list) -> list[str]:
+    from aslrules.fast.relevance import simplified
+
+    stms, rel = _toy(text)
+    keep, _, edits = rel.simplify(rel.domain(facts))
+    return [str(simplified(stms[i], edits[i]) if i in edits else stms[i]) for i in keep
+            if stms[i].ast_type.name == "Rule"]
+
+
+def test_relevance_simplifies_the_rules_it_keeps() -> None:
+    """A kept rule loses the literals that always hold for the facts (`not p(...)` where nothing
+    can derive a matching p) and the aggregate elements that never count; an aggregate left with
+    no element, or only numbers (#max, #min), becomes its value compared with its guards.  Where a
+    matching atom may exist, the rule stays as it is.  The answers are the same either way."""
+    from clingo import Function, Number
+
+    text = ("r(X) :- p(X), not q(X), not k(X,big). "
+            "c(X,N) :- p(X), N = #count { Y: q(Y) }. "
+            "m(X,N) :- p(X), N = #max { 0; Y: q(Y) }, N < 5. "
+            "s(X,N) :- p(X), N = #sum { 1,Y: q(Y); 2,Y: p(Y) }. "
+            "t(X) :- p(X), 1 <= #count { Y: q(Y) } <= 3. "
+            "k(X,small) :- p(X). "
+            "#show r/1. #show c/2. #show m/2. #show s/2. #show t/1.")
+    p1 = [("p", (Number(1),))]
+    assert _simplified_rules(text, p1) == [
+        "r(X) :- p(X).",  # no q at all, and k only `small`
+        "c(X,N) :- p(X); N = 0.",
+        "m(X,N) :- p(X); N = 0; N < 5.",
+        "s(X,N) :- p(X); N = #sum { 2,Y: p(Y) }.",
+        "t(X) :- p(X); 1 <= 0; 0 <= 3.",  # both guards
+        "k(X,small) :- p(X).",
+    ]
+    with_q = [*p1, ("q", (Number(2),))]  # a q fact: every literal and element over q may matter
+    assert _simplified_rules(text, with_q) == [
+        "r(X) :- p(X); not q(X).",
+        "c(X,N) :- p(X); N = #count { Y: q(Y) }.",
+        "m(X,N) :- p(X); N = #max { 0; Y: q(Y) }; N < 5.",
+        "s(X,N) :- p(X); N = #sum { 1,Y: q(Y); 2,Y: p(Y) }.",
+        "t(X) :- p(X); 1 <= #count { Y: q(Y) } <= 3.",
+        "k(X,small) :- p(X).",
+    ]
+    with_k = [*p1, ("k", (Number(1), Function("big")))]  # a `big` k may match
+    assert _simplified_rules(text, with_k)[0] == "r(X) :- p(X); not k(X,big)."
+    for facts in (p1, with_q, with_k):  # the same answers as the program unsimplified
+        answers = []
+        for rules in (_simplified_rules(text, facts), [text]):
+            ctl = clingo.Control(["--warn=none"])
+            ctl.add("base", [], " ".join(rules) + " #show r/1. #show c/2. #show m/2. #show s/2. #show t/1.")
+            ctl.add("base", [], "".join(f"{Function(n, list(a))}." for n, a in facts))
+            ctl.ground([("base", [])])
+            with ctl.solve(yield_=True) as handle:
+                answers.append(sorted(map(str, next(iter(handle)).symbols(shown=True))))
+        assert answers[0] == answers[1]
+
+
 # --------------------------------------------------------------------------- clingo's C functions
 
 
@@ -336,9 +391,10 @@ def _atoms_after(facts, case, direct: bool, keep=None) -> list[str]:
 
 
 def test_facts_through_the_c_api_equal_facts_through_the_python_api() -> None:
-    """capi.add_facts through clingo's C functions (buffers reused) adds exactly the atoms the
-    public Backend API adds, with and without a case argument, for facts wider than its buffer,
-    for facts the cases of a batch share, and when only some predicates are kept."""
+    """capi.add_facts through clingo's C functions (each signature's arguments in one C array) adds
+    exactly the atoms the public Backend API adds, with and without a case argument, for wide
+    facts and facts with no argument, for facts the cases of a batch share, and when only some
+    predicates are kept."""
     from clingo import Function, Number, String
 
     from aslrules.symbols import Facts
@@ -346,7 +402,8 @@ def test_facts_through_the_c_api_equal_facts_through_the_python_api() -> None:
     assert capi.AVAILABLE, f"clingo {clingo.__version__}: the C path is not in use"
     wide = ("wide", tuple(Number(k) for k in range(40)))
     for sit in SITUATIONS[::10]:
-        facts = [*build_facts(sit).facts, wide, ("title", (String('x"). #false. y("'),)), ("c", (Function("k"),))]
+        facts = [*build_facts(sit).facts, wide, ("title", (String('x"). #false. y("'),)), ("c", (Function("k"),)),
+                 ("flag", ())]
         for case in (None, Number(3)):
             assert _atoms_after(facts, case, True) == _atoms_after(facts, case, False)
         batch = {}

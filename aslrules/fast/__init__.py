@@ -27,7 +27,7 @@ from .. import solve as _plain
 from ..symbols import Fact, Term
 
 #: The version of this package's analyses and cache format: part of every cache key.
-VERSION = "2"
+VERSION = "5"
 
 
 class Solver(Protocol):

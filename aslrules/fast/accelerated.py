@@ -33,7 +33,7 @@ from . import capi
 from .batch import CASE_PRED, batch_program, case_independent
 from .cache import Cache
 from .program import input_signatures, parse_files, parse_text, program_text
-from .relevance import Domain, Relevance
+from .relevance import Domain, Relevance, simplified
 
 _LIVE: weakref.WeakSet = weakref.WeakSet()
 
@@ -145,9 +145,14 @@ class Accelerated:
         if found is None:
             relevance = self.relevance()
             # the batch program has one statement for each statement of the KB, in order
-            keep, needed = relevance.prune(dom)
+            keep, needed, edits = relevance.simplify(dom)
             # `#defined` only silences warnings; `#program base.` only repeats the default
-            program = [source[i] for i in keep if source[i].ast_type not in self._dropped]
+            # and a kept rule as simplified (not in a batch: the batch rewrite may put a literal
+            # first, so the positions differ)
+            if batch:
+                edits = {}
+            program = [simplified(source[i], edits[i]) if i in edits else source[i]
+                       for i in keep if source[i].ast_type not in self._dropped]
             found = (program, needed)
             if len(self._programs) >= 256:
                 self._programs.clear()
@@ -156,12 +161,10 @@ class Accelerated:
 
     # ------------------------------------------------------------------ solving
 
-    @staticmethod
-    def _control(program: Iterable[ast.AST]) -> clingo.Control:
+    def _control(self, program: Sequence[ast.AST]) -> clingo.Control:
         ctl = clingo.Control(["--warn=none"])
         with ast.ProgramBuilder(ctl) as builder:
-            for s in program:
-                builder.add(s)
+            capi.add_statements(builder, program, direct=self.direct)
         return ctl
 
     def _add_facts(self, ctl: clingo.Control, facts: Facts, case: Symbol | None = None, *,

@@ -19,7 +19,7 @@ from collections.abc import Callable, Container, Sequence
 from typing import Any
 
 import clingo
-from clingo import Function, Symbol
+from clingo import Function, Symbol, ast
 
 from ..symbols import Term, Value
 from ..symbols import read_atoms as read_atoms_public
@@ -29,7 +29,8 @@ VERIFIED = ((5, 7), (5, 8))
 
 _USED = ("clingo_symbol_create_function", "clingo_backend_add_atom", "clingo_backend_rule", "clingo_symbol_type",
          "clingo_symbol_number", "clingo_symbol_string", "clingo_symbol_name", "clingo_symbol_arguments",
-         "clingo_model_symbols_size", "clingo_model_symbols", "clingo_show_type_shown")
+         "clingo_model_symbols_size", "clingo_model_symbols", "clingo_show_type_shown",
+         "clingo_program_builder_add")
 
 
 def supported(version: str) -> bool:
@@ -80,6 +81,19 @@ class Shared:
 Table = dict[tuple[str, int], list[tuple[Symbol, ...]]]
 
 
+def add_statements(builder: ast.ProgramBuilder, stms: Sequence[ast.AST], *, direct: bool = True) -> None:
+    """Add parsed statements through an open ProgramBuilder (about 200 a question: the C call
+    directly, without the Python method around it)."""
+    if direct and AVAILABLE and hasattr(builder, "_rep"):
+        add, rep = _lib.clingo_program_builder_add, builder._rep
+        for s in stms:
+            if not add(rep, s._rep):
+                _handle_error(False)
+        return
+    for s in stms:
+        builder.add(s)
+
+
 def add_facts(backend: clingo.Backend, table: Table, case: Symbol | None = None, *,
               keep: Container[tuple[str, int]] | None = None, shared: Shared | None = None,
               direct: bool = True) -> None:
@@ -107,31 +121,35 @@ def add_facts(backend: clingo.Backend, table: Table, case: Symbol | None = None,
 
 def _add_facts_c(backend: Any, table: Table, case: Symbol | None,
                  keep: Container[tuple[str, int]] | None, shared: Shared | None) -> None:
-    new = _ffi.new
     create, add_atom, add_rule = _lib.clingo_symbol_create_function, _lib.clingo_backend_add_atom, \
         _lib.clingo_backend_rule
-    symbol, atom, null = new("clingo_symbol_t*"), new("clingo_atom_t[1]"), _ffi.NULL
-    size = 16
-    args = new("clingo_symbol_t[]", size)
+    symbol, atom, null = _ffi.new("clingo_symbol_t*"), _ffi.new("clingo_atom_t[1]"), _ffi.NULL
     for sig, rows in table.items():
         if keep is not None and sig not in keep:
             continue
         pred, arity = sig
         name = pred.encode()
-        once = shared is not None and sig in shared.signatures
-        start = 1 if case is not None and not once else 0
-        n = start + arity
-        if n > size:
-            size = 2 * n
-            args = new("clingo_symbol_t[]", size)
-        if start:
-            args[0] = case._rep  # type: ignore[union-attr]
-        for fargs in rows:
-            if once and not shared.first(pred, fargs):  # type: ignore[union-attr]
-                continue
-            for k, a in enumerate(fargs, start):
-                args[k] = a._rep
-            if not (create(name, args, n, True, symbol) and add_atom(backend, symbol, atom)
+        if shared is not None and sig in shared.signatures:
+            rows = [args for args in rows if shared.first(pred, args)]
+            first = ()
+        else:
+            first = () if case is None else (case,)
+        n = len(first) + arity
+        if n == 0:  # `p.`
+            for _ in rows:
+                if not (create(name, null, 0, True, symbol) and add_atom(backend, symbol, atom)
+                        and add_rule(backend, False, atom, 1, null, 0)):
+                    _handle_error(False)
+            continue
+        # the arguments of all the rows in one C array (converted at once, not one by one); each
+        # fact's symbol is made from its slice
+        if first:
+            reps = [a._rep for args in rows for a in (*first, *args)]
+        else:
+            reps = [a._rep for args in rows for a in args]
+        args = _ffi.new("clingo_symbol_t[]", reps)
+        for k in range(0, len(reps), n):
+            if not (create(name, args + k, n, True, symbol) and add_atom(backend, symbol, atom)
                     and add_rule(backend, False, atom, 1, null, 0)):
                 _handle_error(False)
 

@@ -21,6 +21,14 @@ from .program import _atoms_in, _sig
 # its positive body atoms may match something derivable; what its head may then derive
 # is added, until nothing changes.  Dropping a rule whose positive body can never hold
 # changes no answer; tests/test_engine.py checks pruned against full answers.
+#
+# The same analysis simplifies the rules it keeps (`simplified`).  `not p(...)`, where nothing
+# can derive p (no fact, no kept rule) or no p atom can hold the literal's constants, always
+# holds: it is left out of the rule grounded.  An aggregate element whose condition has such a
+# p positively never counts: it is left out, and an aggregate left with no element (or only
+# numbers, for #max and #min) is its value, compared with its guards.  gringo's fixed work
+# grows with the literals of a rule (a negative literal with `_` also costs a projection rule,
+# an aggregate about a rule more), not only with the rules.
 
 _ANY = None  # an argument position that may hold anything
 _SCALAR = ("s",)  # the token of numbers and strings
@@ -32,6 +40,13 @@ def _symbol_token(sym: Symbol) -> tuple:
         args = sym.arguments
         return ("f", sym.name, len(args)) if args else ("c", sym.name)
     return _SCALAR
+
+
+# The tokens of the symbol objects seen, by id(), each kept with its symbol (so that the id stays
+# its own): aslrules.facts makes each id, number and constant once, so a question's values are
+# mostly objects an earlier question met, and reading a token through clingo's API costs ten times
+# the look-up.
+_TOKENS: dict[int, tuple[Symbol, tuple]] = {}
 
 
 def _arg_spec(a: ast.AST) -> tuple:
@@ -83,6 +98,10 @@ class Relevance:
         self.size = len(stms)
         self.rules: list[tuple[int, list, list]] = []  # (statement index, body requirements, head atoms)
         self.uses: list[list[tuple[str, int]]] = []  # per rule: every predicate it mentions
+        # per rule: its plain negative body literals, as (position in the body, signature, arguments),
+        # and its body aggregates, as (position, per element: its positive condition atoms)
+        self.negated: list[list[tuple[int, tuple[str, int], tuple[tuple, ...]]]] = []
+        self.aggregates: list[list[tuple[int, list[list]]]] = []
         self.shown: list[tuple[str, int]] = []  # what the program shows: what must be derived
         self.show_at: dict[int, tuple[str, int]] = {}  # statement index -> the signature it shows
         self.show_all = False
@@ -104,10 +123,19 @@ class Relevance:
                 self.covered = False
                 head_atoms = []
             body = []
-            for lit in s.body:
+            negated = []
+            aggregates = []
+            for j, lit in enumerate(s.body):
                 if (lit.ast_type == ast.ASTType.Literal and lit.sign == ast.Sign.NoSign
-                        and lit.atom.ast_type == ast.ASTType.SymbolicAtom and _sig(lit.atom.symbol) is not None):
-                    body.append(_atom_specs(lit.atom.symbol))
+                        and lit.atom.ast_type == ast.ASTType.BodyAggregate):
+                    aggregates.append((j, [[_atom_specs(c.atom.symbol) for c in e.condition if _positive(c)]
+                                           for e in lit.atom.elements]))
+                if (lit.ast_type == ast.ASTType.Literal and lit.atom.ast_type == ast.ASTType.SymbolicAtom
+                        and _sig(lit.atom.symbol) is not None):
+                    if lit.sign == ast.Sign.NoSign:
+                        body.append(_atom_specs(lit.atom.symbol))
+                    elif lit.sign == ast.Sign.Negation:
+                        negated.append((j, *_atom_specs(lit.atom.symbol)))
             heads = [_atom_specs(t) for t in head_atoms]
             uses: list[tuple[str, int]] = []
             _atoms_in(s.head, uses)
@@ -115,22 +143,25 @@ class Relevance:
                 _atoms_in(lit, uses)
             self.rules.append((i, body, heads))
             self.uses.append(sorted(set(uses)))
+            self.negated.append(negated)
+            self.aggregates.append(aggregates)
         self.show_all = self.show_all or not self.shown
         self._index()
 
     def state(self) -> tuple:
         """The analysis as plain tuples, lists, dicts and sets (what `marshal` stores)."""
-        return (self.size, self.rules, self.uses, self.shown, self.show_at, self.show_all, self.covered,
-                self.sensitive)
+        return (self.size, self.rules, self.uses, self.negated, self.aggregates, self.shown, self.show_at,
+                self.show_all, self.covered, self.sensitive)
 
     @classmethod
     def from_state(cls, state: tuple, size: int) -> Relevance | None:
         """The analysis `state` gave, or None if it is not one for a program of `size` statements."""
-        size_, rules, uses, shown, show_at, show_all, covered, sensitive = state
+        size_, rules, uses, negated, aggregates, shown, show_at, show_all, covered, sensitive = state
         if size_ != size:
             return None
         self = cls.__new__(cls)
         self.size, self.rules, self.uses, self.shown = size, rules, uses, shown
+        self.negated, self.aggregates = negated, aggregates
         self.show_at, self.show_all, self.covered = show_at, show_all, covered
         self._index(sensitive)
         return self
@@ -172,7 +203,9 @@ class Relevance:
         """The facts, abstracted: per predicate and position, the tokens of the values seen
         (at the positions that are not sensitive, "anything")."""
         dom: Domain = {} if into is None else into
-        seen: dict[int, tuple] = {}  # one symbol object often stands in many facts (a unit's id)
+        seen = _TOKENS  # one symbol object often stands in many facts (a unit's id)
+        if len(seen) > 1 << 16:
+            seen.clear()
         positions = self._positions
         for sig, rows in Facts.of(facts).table.items():
             at = positions.get(sig)
@@ -185,10 +218,10 @@ class Relevance:
                 tokens = slots[k]
                 for args in rows:
                     a = args[k]
-                    token = seen.get(id(a))
-                    if token is None:
-                        token = seen[id(a)] = _symbol_token(a)
-                    tokens.add(token)
+                    known = seen.get(id(a))
+                    if known is None or known[0] is not a:
+                        known = seen[id(a)] = (a, _symbol_token(a))
+                    tokens.add(known[1])
         return dom
 
     @staticmethod
@@ -207,8 +240,15 @@ class Relevance:
     def prune(self, dom: Domain) -> tuple[list[int], set[tuple[str, int]] | None]:
         """The statements to keep (every non-rule, and the rules that may fire and matter), and the
         predicates whose facts may matter (None: every one)."""
+        keep, needed, _ = self.simplify(dom)
+        return keep, needed
+
+    def simplify(self, dom: Domain) -> tuple[list[int], set[tuple[str, int]] | None, dict[int, dict]]:
+        """As `prune`, and, per kept statement that `simplified` may make smaller, what it leaves out:
+        body position -> None (a `not p(...)` no p atom may match), or the positions of the
+        elements of the aggregate there whose condition nothing may match."""
         if not self.covered:
-            return list(range(self.size)), None
+            return list(range(self.size)), None, {}
         dom = {sig: [x if x is _ANY else set(x) for x in slots] for sig, slots in dom.items()}
         alive: set[int] = set()
         queue = list(range(len(self.rules)))
@@ -232,6 +272,16 @@ class Relevance:
         else:
             kept, needed = self._needed(alive)
         rules = {self.rules[r][0] for r in kept}
+        edits: dict[int, dict] = {}  # statement index -> body position -> None or element positions
+        match = self._match
+        for r in kept:
+            edit = {j: None for j, sig, args in self.negated[r] if match([(sig, args)], dom) is None}
+            for j, elements in self.aggregates[r]:
+                never = [e for e, cond in enumerate(elements) if cond and match(cond, dom) is None]
+                if never:
+                    edit[j] = never
+            if edit:
+                edits[self.rules[r][0]] = edit
 
         def keep(i: int) -> bool:
             if i in self._is_rule:
@@ -239,7 +289,7 @@ class Relevance:
             shows = self.show_at.get(i)  # a `#show` of what nothing derives goes too
             return shows is None or shows in dom
 
-        return [i for i in range(self.size) if keep(i)], needed
+        return [i for i in range(self.size) if keep(i)], needed, edits
 
     def _needed(self, alive: set[int]) -> tuple[set[int], set[tuple[str, int]]]:
         """The live rules that what is shown depends on (a table only dead rules read is dropped)."""
@@ -312,3 +362,60 @@ class Relevance:
                 changed = True
         return changed
 
+
+def _positive(lit: ast.AST) -> bool:
+    return (lit.ast_type == ast.ASTType.Literal and lit.sign == ast.Sign.NoSign
+            and lit.atom.ast_type == ast.ASTType.SymbolicAtom and _sig(lit.atom.symbol) is not None)
+
+
+def simplified(rule: ast.AST, edit: dict[int, list[int] | None]) -> ast.AST:
+    """`rule` as `Relevance.simplify` found it may be grounded: without the body literals that always
+    hold, and without the aggregate elements that never count (an aggregate left constant: its
+    value compared with its guards)."""
+    body = []
+    for j, lit in enumerate(rule.body):
+        if j not in edit:
+            body.append(lit)
+        elif edit[j] is not None:
+            body.extend(_aggregate_without(lit, set(edit[j])))
+    return rule.update(body=body)
+
+
+def _aggregate_without(lit: ast.AST, never: set[int]) -> list[ast.AST]:
+    """A body aggregate literal without the elements at `never`; if what is left has a known value,
+    the comparisons of that value with the guards instead."""
+    agg = lit.atom
+    elements = [e for k, e in enumerate(agg.elements) if k not in never]
+    if agg.left_guard is None and agg.right_guard is None:  # (none in the KB) left as it is
+        return [lit]
+    value = _constant_value(agg.function, elements)
+    if value is None:
+        return [lit.update(atom=agg.update(elements=elements))]
+    loc = lit.location
+    number = ast.SymbolicTerm(loc, value)
+    out = []
+    if agg.left_guard is not None:  # `T op #agg{...}`
+        g = agg.left_guard
+        out.append(ast.Literal(loc, ast.Sign.NoSign, ast.Comparison(g.term, [ast.Guard(g.comparison, number)])))
+    if agg.right_guard is not None:  # `#agg{...} op T`
+        g = agg.right_guard
+        out.append(ast.Literal(loc, ast.Sign.NoSign, ast.Comparison(number, [ast.Guard(g.comparison, g.term)])))
+    return out
+
+
+def _constant_value(function: int, elements: list[ast.AST]) -> Symbol | None:
+    """The value of an aggregate of these elements, when it needs no grounding: no element (#count,
+    #sum, #sum+: 0; #max: #inf; #min: #sup), or, for #max and #min, only numbers with no condition."""
+    if not elements:
+        return {ast.AggregateFunction.Max: clingo.Infimum,
+                ast.AggregateFunction.Min: clingo.Supremum}.get(function, clingo.Number(0))
+    if function not in (ast.AggregateFunction.Max, ast.AggregateFunction.Min):
+        return None
+    numbers = []
+    for e in elements:
+        if e.condition or not e.terms or e.terms[0].ast_type != ast.ASTType.SymbolicTerm \
+                or e.terms[0].symbol.type != clingo.SymbolType.Number:
+            return None
+        numbers.append(e.terms[0].symbol.number)
+    pick = max if function == ast.AggregateFunction.Max else min
+    return clingo.Number(pick(numbers))
