@@ -340,3 +340,23 @@ def test_a_crew_mans_its_sw_in_a_fire_group_unless_a7353_keeps_half_its_fp() -> 
     assert {(tuple(sorted(firers(a))), a.verdict) for a in near} >= {(("crew", "hmg", "sq"), "allowed")}
     fg = find(near, {"crew", "hmg", "sq"})
     assert "A7.353" in {r.rule for rs in fg.figure_reasons.get("fp_by_firer", {}).values() for r in rs}
+
+
+TWO_SW = """\
+phase: DFPh
+attacker: russian
+units:
+  - {id: sq, side: german, type: squad, counter: 4-6-7, hex: X2,
+     weapons: [{id: lmg, kind: LMG, fp: 3, range: 8, rof: 1, breakdown: 11},
+               {id: mmg, kind: MMG, fp: 4, range: 10, rof: 2, breakdown: 12}]}
+  - {id: sq2, side: german, type: squad, counter: 4-6-7, hex: X2}
+  - {id: away, side: russian, type: squad, counter: 4-4-7, hex: X5}
+"""
+
+
+def test_a_squad_firing_two_sw_mans_them_in_a_fire_group() -> None:
+    """asl-basics.md "Firepower (A7)": a squad may fire one SW MG with no cost to its inherent FP;
+    firing two it loses it (A7.35; A7.353 keeps half only vs an ADJACENT target in Final Fire).
+    At X5 (range 3) X2's FG is both MGs and the other squad, the squad manning its MGs."""
+    answers = [a for a in listing(TWO_SW) if len(a.firers) > 1]
+    assert [(sorted(firers(a)), a.verdict) for a in answers] == [(["lmg", "mmg", "sq2"], "allowed")]
