@@ -51,7 +51,7 @@ def ask(sit: Situation, *, firer: str | None = None, target: str | None = None, 
     """Answer the situation's questions (`expect:` then `ask:`); with none, list every DEFENDER fire
     option (only those `firer` takes part in, only those at `target`), in the KB's order
     (kb/listing.lp: by target Location, mandatory, allowed best first, forbidden); `full`: judge
-    in full also the attacks the listing finds out of reach (kb/listing.lp list_brief/1)."""
+    in full also the attacks the listing finds out of reach (kb/listing.lp list_brief/3)."""
     eng = eng or engine()
     listing = not sit.expect and not sit.ask
     fb = build_facts(sit, list_options=listing, firer=firer, target=target, full=full, asked=True)

@@ -105,6 +105,11 @@ def test_defined_only_in_input_and_show() -> None:
 SHARED_HEADS: dict[tuple[str, int], str] = {
     # the answer protocol (show.lp): each rule file adds what it decides
     ("reason", 5): "a verdict's reasons: every rule that allows, forbids or obliges adds its own",
+    ("beyond_long_range", 5): "A7.22's condition: the question's range (attack.lp), or the listing's for an attack "
+                              "out of reach (listing.lp), one reason rule",
+    ("no_los", 4): "A8.1's LOS condition: the question's (attack.lp), or the listing's for an attack out of reach",
+    ("held_in_location", 4): "A7.212's condition: the question's (tpbf.lp), or the listing's for an attack out of "
+                             "reach",
     ("figure", 3): "a question's figures: each file states the figures it computes",
     ("figure", 4): "a figure per item (firer, target): show.lp's FP by firer, transitions.lp's casualties",
     ("figure_reason", 6): "why a figure has its value: each rule that decides it adds its reason",
