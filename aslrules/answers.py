@@ -139,26 +139,34 @@ def _key_text(k: Any) -> str:
     return str(k)
 
 
-#: The predicates of the answer protocol (kb/show.lp) whose first argument is the question.
-_PROTOCOL = frozenset(("question", "verdict", "reason", "role", "figure", "figure_reason", "figure_part",
-                       "list_rank"))
+#: The predicates of the answer protocol (kb/show.lp) whose first argument is the question, as
+#: (name, arity), in clingo's order of symbols (by arity, then name): the order an answer reads them.
+_PROTOCOL = (("question", 2), ("verdict", 2), ("figure", 3), ("role", 3), ("figure", 4), ("list_rank", 5),
+             ("reason", 5), ("figure_part", 6), ("figure_reason", 6))
+_NAMES = frozenset(name for name, _ in _PROTOCOL)
 
 
 def read_answers(atoms: list[Term]) -> dict[Any, Answer]:
     """Group the shown atoms of the answer protocol (kb/show.lp) by question: {question id: Answer}.
 
     Each question's atoms are read in clingo's order of symbols (the same answers each time);
-    the questions too.  The atoms are grouped first and each group sorted on its own, with the
-    sort keys of shared values (ids, rule ids, templates) made once: a listing has hundreds of
-    thousands of atoms, and a global sort on keys made afresh was most of its reading time."""
-    groups: dict[Value, list[Term]] = {}
+    the questions too.  The atoms are put in buckets (a question's, then its predicate's), and
+    only a bucket of more than one atom is sorted, with the sort keys of shared values (ids,
+    rule ids, templates) made once: a listing has hundreds of thousands of atoms, most of them
+    alone in their bucket (a verdict, a rank)."""
+    groups: dict[Value, dict[tuple[str, int], list[tuple]]] = {}
     for s in atoms:
-        if s.name in _PROTOCOL:
-            q = s.arguments[0]
-            group = groups.get(q)
+        name = s.name
+        if name in _NAMES:
+            args = s.arguments
+            group = groups.get(args[0])
             if group is None:
-                group = groups[q] = []
-            group.append(s)
+                group = groups[args[0]] = {}
+            bucket = group.get((name, len(args)))
+            if bucket is None:
+                group[name, len(args)] = [args]
+            else:
+                bucket.append(args)
     memo: dict[int, tuple] = {}  # id of a value -> its sort key; `atoms` keeps every value alive
 
     def key(v: Value) -> tuple:  # symbols.sort_key, memoized (the reader makes each value once)
@@ -174,40 +182,43 @@ def read_answers(atoms: list[Term]) -> dict[Any, Answer]:
             memo[id(v)] = k
         return k
 
-    def atom_key(s: Term) -> tuple:  # sort_key(s) less what a group shares: its first argument
-        return (len(s.arguments), s.name, tuple(map(key, s.arguments[1:])))
+    def args_key(args: tuple) -> tuple:  # sort_key of an atom of a bucket, less what the bucket shares
+        return tuple(map(key, args[1:]))
 
     answers: dict[Any, Answer] = {}
     for q in sorted(groups, key=key):
-        answers[q] = _answer(q, sorted(groups[q], key=atom_key))
+        group = groups[q]
+        for bucket in group.values():
+            if len(bucket) > 1:
+                bucket.sort(key=args_key)
+        answers[q] = _answer(q, group)
     return answers
 
 
-def _answer(q: Value, atoms: list[Term]) -> Answer:
-    """One question's Answer from its atoms, in clingo's order."""
+def _answer(q: Value, group: dict[tuple[str, int], list[tuple]]) -> Answer:
+    """One question's Answer from its atoms' arguments, by predicate, in clingo's order."""
     ans = Answer(qid=q)
+    get = group.get
+    for a in get(("question", 2), ()):
+        ans.kind = a[1].name
+    for a in get(("verdict", 2), ()):
+        ans.verdict = a[1].name
     several: dict[str, list[Any]] = {}  # unkeyed figures, collected before they collapse
-    for s in atoms:
-        n, a = s.name, s.arguments
-        if n == "question":
-            ans.kind = a[1].name
-        elif n == "verdict":
-            ans.verdict = a[1].name
-        elif n == "reason":
-            ans.reasons.append(Reason(a[2], render(a[3], a[4]), a[1].name))
-        elif n == "role":
-            ans.roles.setdefault(a[1].name, []).append(to_python(a[2]))
-        elif n == "figure" and len(a) == 3:
-            several.setdefault(a[1].name, []).append(to_python(a[2]))
-        elif n == "figure":
-            ans.figures.setdefault(a[1].name, {})[_key(a[2])] = to_python(a[3])
-        elif n == "figure_reason":
-            by_key = ans.figure_reasons.setdefault(a[1].name, {})
-            by_key.setdefault(_key(a[2]), []).append(Reason(a[3], render(a[4], a[5])))
-        elif n == "list_rank":
-            ans.rank = (a[1], a[2], a[3], a[4])
-        elif n == "figure_part":
-            ans.parts.setdefault(a[1].name, []).append(Part(a[2], render(a[3], a[4]), a[5]))
+    for a in get(("figure", 3), ()):
+        several.setdefault(a[1].name, []).append(to_python(a[2]))
+    for a in get(("role", 3), ()):
+        ans.roles.setdefault(a[1].name, []).append(to_python(a[2]))
+    for a in get(("figure", 4), ()):
+        ans.figures.setdefault(a[1].name, {})[_key(a[2])] = to_python(a[3])
+    for a in get(("list_rank", 5), ()):
+        ans.rank = (a[1], a[2], a[3], a[4])
+    for a in get(("reason", 5), ()):
+        ans.reasons.append(Reason(a[2], render(a[3], a[4]), a[1].name))
+    for a in get(("figure_part", 6), ()):
+        ans.parts.setdefault(a[1].name, []).append(Part(a[2], render(a[3], a[4]), a[5]))
+    for a in get(("figure_reason", 6), ()):
+        by_key = ans.figure_reasons.setdefault(a[1].name, {})
+        by_key.setdefault(_key(a[2]), []).append(Reason(a[3], render(a[4], a[5])))
     for name, values in several.items():
         ans.figures[name] = values[0] if len(values) == 1 else values
     return ans

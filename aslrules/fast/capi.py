@@ -205,41 +205,58 @@ def read_symbols(symbols: Sequence[Any], *, direct: bool = True) -> list[Term]:
 def _reader() -> Callable[[Sequence[int]], list[Value]]:
     """A reader of the symbols of one model (as codes).  A symbol met twice (a unit id, a rule id)
     is read once: the model holds its symbols while they are read, so equal codes are equal
-    symbols.  Shown atoms are each met once, so they are not kept (their arguments are).  The C
-    functions and buffers are bound once: a listing reads hundreds of thousands of atoms."""
+    symbols; a name met twice is decoded once (clingo keeps one copy of each name, so equal
+    pointers are equal names).  Shown atoms are each met once, so they are not kept (their
+    arguments are).  The C functions and buffers are bound once: a listing reads hundreds of
+    thousands of atoms."""
     p_char, p_int = _ffi.new("char**"), _ffi.new("int*")
     p_args, p_size = _ffi.new("clingo_symbol_t**"), _ffi.new("size_t*")
-    cache: dict[int, Value] = {}
+    names: dict[Any, str] = {}
     kind, name_of, args_of = _lib.clingo_symbol_type, _lib.clingo_symbol_name, _lib.clingo_symbol_arguments
     number_of, string_of = _lib.clingo_symbol_number, _lib.clingo_symbol_string
     NUMBER, STRING, FUNCTION = (_lib.clingo_symbol_type_number, _lib.clingo_symbol_type_string,
                                 _lib.clingo_symbol_type_function)
     text, unpack, new_term = _ffi.string, _ffi.unpack, tuple.__new__
 
-    def function(rep: int) -> Term:
-        name_of(rep, p_char)
-        name = text(p_char[0]).decode()
-        args_of(rep, p_args, p_size)
-        n = p_size[0]
-        args = tuple([cache[r] if r in cache else value(r) for r in unpack(p_args[0], n)]) if n else ()
-        return new_term(Term, (name, args))
-
-    def value(rep: int) -> Value:
+    def read(rep: int) -> Value:
         t = kind(rep)
         if t == NUMBER:
             number_of(rep, p_int)
-            v: Value = p_int[0]
-        elif t == STRING:
+            return p_int[0]
+        if t == STRING:
             string_of(rep, p_char)
-            v = text(p_char[0]).decode()
-        elif t == FUNCTION:
-            v = function(rep)
-        else:
-            v = Term(str(Symbol(rep)))
-        cache[rep] = v
-        return v
+            return text(p_char[0]).decode()
+        if t == FUNCTION:
+            return function(rep)
+        return Term(str(Symbol(rep)))
+
+    value = _Values(read).__getitem__
+
+    def function(rep: int) -> Term:
+        name_of(rep, p_char)
+        p = p_char[0]
+        name = names.get(p)
+        if name is None:
+            name = names[p] = text(p).decode()
+        args_of(rep, p_args, p_size)
+        n = p_size[0]
+        return new_term(Term, (name, tuple(map(value, unpack(p_args[0], n))) if n else ()))
 
     def atoms(reps: Sequence[int]) -> list[Value]:
         return [function(r) if kind(r) == FUNCTION else value(r) for r in reps]
 
     return atoms
+
+
+class _Values(dict):
+    """code -> value, each read on first use (by `read`)."""
+
+    __slots__ = ("read",)
+
+    def __init__(self, read: Callable[[int], Value]):
+        super().__init__()
+        self.read = read
+
+    def __missing__(self, rep: int) -> Value:
+        v = self[rep] = self.read(rep)
+        return v
