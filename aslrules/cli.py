@@ -132,7 +132,14 @@ def _load(name: str):
 
 
 def _cmd_ask(args: argparse.Namespace) -> int:
+    import gc
+
     from .core import ask
+
+    # One answer set, read into answers and written once, then the process ends: the cyclic
+    # collector's passes over its hundreds of thousands of objects (a listing) free nothing and
+    # cost about a seventh of the command (docs/performance.md).
+    gc.disable()
     from .render import VERDICTS, answer_lines, listing_groups, listing_lines
 
     sit = _load(args.file)
