@@ -377,6 +377,31 @@ def test_relevance_simplifies_the_rules_it_keeps() -> None:
         assert answers[0] == answers[1]
 
 
+def test_a_rule_its_simplification_leaves_false_is_dropped_with_what_only_it_derives() -> None:
+    """`N = #max { Y: q(Y) }, N > 0` with no q becomes `N = #inf; N > 0`, which holds never: the
+    rule goes (engine: the analysis again without it), and so does a rule that reads only what it
+    derives; with a q fact both stay.  A comparison of values that holds, or one still open,
+    keeps its rule."""
+    from clingo import Number
+
+    from aslrules.fast.relevance import never_holds, simplified
+
+    text = "m(X,N) :- p(X), N = #max { Y: q(Y) }, N > 0. u(X) :- m(X,_). v(X) :- p(X). #show u/1. #show v/1."
+    stms, rel = _toy(text)
+    m, u = (next(i for i, x in enumerate(stms) if str(x).startswith(h)) for h in ("m(", "u("))
+    p1 = rel.domain([("p", (Number(1),))])
+    keep, _, edits = rel.simplify(p1)
+    assert str(simplified(stms[m], edits[m])) == "m(X,N) :- p(X); N = #inf; N > 0."
+    dead = {i for i, e in edits.items() if never_holds(simplified(stms[i], e))}
+    assert dead == {m}
+    assert [str(stms[i]) for i in rel.simplify(p1, dead)[0] if stms[i].ast_type.name == "Rule"] == ["v(X) :- p(X)."]
+    keep, _, edits = rel.simplify(rel.domain([("p", (Number(1),)), ("q", (Number(2),))]))
+    assert {m, u} <= set(keep) and not any(never_holds(simplified(stms[i], e)) for i, e in edits.items())
+    for rule, never in (("a(X) :- p(X), N = 0, N < 5.", False), ("a(X) :- p(X), 1 <= 0.", True),
+                        ("a(X) :- p(X), N = #sup, X < N.", False), ("a(X,N) :- p(X), N = 2, N != 2.", True)):
+        assert never_holds(_toy(rule)[0][-1]) is never, rule
+
+
 # --------------------------------------------------------------------------- clingo's C functions
 
 

@@ -33,7 +33,7 @@ from . import capi
 from .batch import CASE_PRED, batch_program, case_independent
 from .cache import Cache
 from .program import input_signatures, parse_files, parse_text, program_text
-from .relevance import Domain, Relevance, simplified
+from .relevance import Domain, Relevance, never_holds, simplified
 
 _LIVE: weakref.WeakSet = weakref.WeakSet()
 
@@ -146,6 +146,13 @@ class Accelerated:
             relevance = self.relevance()
             # the batch program has one statement for each statement of the KB, in order
             keep, needed, edits = relevance.simplify(dom)
+            # a rule its simplification leaves false (`N = #inf, N > 0`) fires never: the analysis
+            # again without it, until no more such rule (what only it could derive goes too)
+            dead: set[int] = set()
+            while found := {i for i, edit in edits.items()
+                            if i not in dead and never_holds(simplified(self.program[i], edit))}:
+                dead |= found
+                keep, needed, edits = relevance.simplify(dom, dead)
             # `#defined` only silences warnings; `#program base.` only repeats the default
             # and a kept rule as simplified (not in a batch: the batch rewrite may put a literal
             # first, so the positions differ)

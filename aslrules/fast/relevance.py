@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Sequence
+from collections.abc import Container, Iterable, Sequence
 
 import clingo
 from clingo import Symbol, ast
@@ -243,20 +243,24 @@ class Relevance:
         keep, needed, _ = self.simplify(dom)
         return keep, needed
 
-    def simplify(self, dom: Domain) -> tuple[list[int], set[tuple[str, int]] | None, dict[int, dict]]:
+    def simplify(self, dom: Domain, dead: Container[int] = ()) -> tuple[list[int], set[tuple[str, int]] | None,
+                                                                       dict[int, dict]]:
         """As `prune`, and, per kept statement that `simplified` may make smaller, what it leaves out:
         body position -> None (a `not p(...)` no p atom may match), or the positions of the
-        elements of the aggregate there whose condition nothing may match."""
+        elements of the aggregate there whose condition nothing may match.  The statements in
+        `dead` are rules taken to fire never (`never_holds` found them so, simplified)."""
         if not self.covered:
             return list(range(self.size)), None, {}
         dom = {sig: [x if x is _ANY else set(x) for x in slots] for sig, slots in dom.items()}
         alive: set[int] = set()
-        queue = list(range(len(self.rules)))
+        queue = [r for r, (i, _, _) in enumerate(self.rules) if i not in dead]
         queued = set(queue)
         while queue:
             r = queue.pop()
             queued.discard(r)
             i, body, heads = self.rules[r]
+            if i in dead:
+                continue
             binding = self._match(body, dom)
             if binding is None:
                 continue
@@ -419,3 +423,46 @@ def _constant_value(function: int, elements: list[ast.AST]) -> Symbol | None:
         numbers.append(e.terms[0].symbol.number)
     pick = max if function == ast.AggregateFunction.Max else min
     return clingo.Number(pick(numbers))
+
+
+def never_holds(rule: ast.AST) -> bool:
+    """Whether the body of `rule` (as `simplified` leaves it) is false whatever the facts: a
+    comparison of two values is false once each variable that a `X = value` of the body binds
+    (an aggregate become its value, say `N = #inf`) is replaced by its value (`#inf > 0`)."""
+    values: dict[str, ast.AST] = {}
+    comparisons = []
+    for lit in rule.body:
+        if lit.ast_type != ast.ASTType.Literal or lit.atom.ast_type != ast.ASTType.Comparison:
+            continue
+        if lit.sign != ast.Sign.NoSign:
+            continue
+        cmp = lit.atom
+        if (len(cmp.guards) == 1 and cmp.guards[0].comparison == ast.ComparisonOperator.Equal
+                and cmp.term.ast_type == ast.ASTType.Variable and cmp.term.name != "_"
+                and cmp.guards[0].term.ast_type == ast.ASTType.SymbolicTerm):
+            values.setdefault(cmp.term.name, cmp.guards[0].term)
+        comparisons.append(cmp)
+
+    def value(t: ast.AST) -> Symbol | None:
+        if t.ast_type == ast.ASTType.Variable:
+            t = values.get(t.name, t)
+        return t.symbol if t.ast_type == ast.ASTType.SymbolicTerm else None
+
+    for cmp in comparisons:
+        left = value(cmp.term)
+        for guard in cmp.guards:
+            right = value(guard.term)
+            if left is not None and right is not None and not _COMPARE[guard.comparison](left, right):
+                return True
+            left = right
+    return False
+
+
+_COMPARE = {
+    ast.ComparisonOperator.Equal: lambda a, b: a == b,
+    ast.ComparisonOperator.NotEqual: lambda a, b: a != b,
+    ast.ComparisonOperator.LessThan: lambda a, b: a < b,
+    ast.ComparisonOperator.LessEqual: lambda a, b: a <= b,
+    ast.ComparisonOperator.GreaterThan: lambda a, b: a > b,
+    ast.ComparisonOperator.GreaterEqual: lambda a, b: a >= b,
+}
