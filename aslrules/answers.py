@@ -4,6 +4,7 @@ protocol); this module only groups them by question and renders templates."""
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from fractions import Fraction
 from typing import Any
@@ -143,30 +144,30 @@ def _key_text(k: Any) -> str:
 #: (name, arity), in clingo's order of symbols (by arity, then name): the order an answer reads them.
 _PROTOCOL = (("question", 2), ("verdict", 2), ("figure", 3), ("role", 3), ("figure", 4), ("list_rank", 5),
              ("reason", 5), ("figure_part", 6), ("figure_reason", 6))
-_NAMES = frozenset(name for name, _ in _PROTOCOL)
+_SLOT = {name: k for k, (name, _) in reversed(list(enumerate(_PROTOCOL)))}  # figure: its /3 slot
+_FIGURE3, _FIGURE4 = _PROTOCOL.index(("figure", 3)), _PROTOCOL.index(("figure", 4))
 
 
 def read_answers(atoms: list[Term]) -> dict[Any, Answer]:
     """Group the shown atoms of the answer protocol (kb/show.lp) by question: {question id: Answer}.
 
     Each question's atoms are read in clingo's order of symbols (the same answers each time);
-    the questions too.  The atoms are put in buckets (a question's, then its predicate's), and
-    only a bucket of more than one atom is sorted, with the sort keys of shared values (ids,
-    rule ids, templates) made once: a listing has hundreds of thousands of atoms, most of them
-    alone in their bucket (a verdict, a rank)."""
-    groups: dict[Value, dict[tuple[str, int], list[tuple]]] = {}
-    for s in atoms:
-        name = s.name
-        if name in _NAMES:
-            args = s.arguments
-            group = groups.get(args[0])
-            if group is None:
-                group = groups[args[0]] = {}
-            bucket = group.get((name, len(args)))
-            if bucket is None:
-                group[name, len(args)] = [args]
-            else:
-                bucket.append(args)
+    the questions too.  The atoms are put in slots (a question's, then its predicate's), and
+    only a slot of more than one atom is sorted, with the sort keys of shared values (ids,
+    rule ids, templates) made once, as the texts of reasons' arguments are: a listing has
+    hundreds of thousands of atoms, most of them alone in their slot (a verdict, a rank)."""
+    groups: dict[Value, list[list[tuple]]] = {}
+    slot_of, n_slots = _SLOT.get, len(_PROTOCOL)
+    for name, args in atoms:
+        k = slot_of(name)
+        if k is None:
+            continue
+        if k == _FIGURE3 and len(args) == 4:
+            k = _FIGURE4
+        group = groups.get(args[0])
+        if group is None:
+            group = groups[args[0]] = [[] for _ in range(n_slots)]
+        group[k].append(args)
     memo: dict[int, tuple] = {}  # id of a value -> its sort key; `atoms` keeps every value alive
 
     def key(v: Value) -> tuple:  # symbols.sort_key, memoized (the reader makes each value once)
@@ -182,43 +183,56 @@ def read_answers(atoms: list[Term]) -> dict[Any, Answer]:
             memo[id(v)] = k
         return k
 
-    def args_key(args: tuple) -> tuple:  # sort_key of an atom of a bucket, less what the bucket shares
+    def args_key(args: tuple) -> tuple:  # sort_key of an atom of a slot, less what the slot shares
         return tuple(map(key, args[1:]))
+
+    texts: dict[int, str] = {}  # id of a value -> its text in a reason
+
+    def text(v: Value) -> str:
+        t = texts.get(id(v))
+        if t is None:
+            t = texts[id(v)] = text_of(to_python(v))
+        return t
+
+    def rendered(template: str, args: Value) -> str:
+        if isinstance(args, Term) and args.name == "":
+            return template.format(*map(text, args.arguments))
+        return template.format(text(args))
 
     answers: dict[Any, Answer] = {}
     for q in sorted(groups, key=key):
         group = groups[q]
-        for bucket in group.values():
-            if len(bucket) > 1:
-                bucket.sort(key=args_key)
-        answers[q] = _answer(q, group)
+        for slot in group:
+            if len(slot) > 1:
+                slot.sort(key=args_key)
+        answers[q] = _answer(q, group, rendered)
     return answers
 
 
-def _answer(q: Value, group: dict[tuple[str, int], list[tuple]]) -> Answer:
-    """One question's Answer from its atoms' arguments, by predicate, in clingo's order."""
+def _answer(q: Value, group: list[list[tuple]], rendered: Callable[[str, Value], str] = render) -> Answer:
+    """One question's Answer from its atoms' arguments, by predicate (`_PROTOCOL`), in clingo's order."""
+    question, verdict, figure3, role, figure4, list_rank, reason, figure_part, figure_reason = group
     ans = Answer(qid=q)
-    get = group.get
-    for a in get(("question", 2), ()):
+    for a in question:
         ans.kind = a[1].name
-    for a in get(("verdict", 2), ()):
+    for a in verdict:
         ans.verdict = a[1].name
     several: dict[str, list[Any]] = {}  # unkeyed figures, collected before they collapse
-    for a in get(("figure", 3), ()):
+    for a in figure3:
         several.setdefault(a[1].name, []).append(to_python(a[2]))
-    for a in get(("role", 3), ()):
+    for a in role:
         ans.roles.setdefault(a[1].name, []).append(to_python(a[2]))
-    for a in get(("figure", 4), ()):
+    for a in figure4:
         ans.figures.setdefault(a[1].name, {})[_key(a[2])] = to_python(a[3])
-    for a in get(("list_rank", 5), ()):
+    for a in list_rank:
         ans.rank = (a[1], a[2], a[3], a[4])
-    for a in get(("reason", 5), ()):
-        ans.reasons.append(Reason(a[2], render(a[3], a[4]), a[1].name))
-    for a in get(("figure_part", 6), ()):
-        ans.parts.setdefault(a[1].name, []).append(Part(a[2], render(a[3], a[4]), a[5]))
-    for a in get(("figure_reason", 6), ()):
+    for a in reason:
+        ans.reasons.append(Reason(a[2], rendered(a[3], a[4]), a[1].name))
+    for a in figure_part:
+        ans.parts.setdefault(a[1].name, []).append(Part(a[2], rendered(a[3], a[4]), a[5]))
+    for a in figure_reason:
         by_key = ans.figure_reasons.setdefault(a[1].name, {})
-        by_key.setdefault(_key(a[2]), []).append(Reason(a[3], render(a[4], a[5])))
+        by_key.setdefault(_key(a[2]), []).append(Reason(a[3], rendered(a[4], a[5])))
     for name, values in several.items():
         ans.figures[name] = values[0] if len(values) == 1 else values
     return ans
