@@ -7,6 +7,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from fractions import Fraction
+from functools import cached_property
 from typing import Any
 
 from .facts import SCALE
@@ -75,6 +76,11 @@ class Answer:
     parts: dict[str, list[Part]] = field(default_factory=dict)  # name -> additive parts
     rank: tuple | None = None  # a listed attack's place (kb/listing.lp list_rank/5): (Location, tier, column, DRM)
 
+    @cached_property
+    def question(self) -> str:
+        """The question's id as text (a listed attack's: the KB's term, as clingo prints it)."""
+        return str(self.qid)
+
     def figure(self, name: str) -> Any:
         """A figure: its value, a list when the KB gave several, a dict when keyed, None when absent."""
         return self.figures.get(name)
@@ -91,7 +97,7 @@ class Answer:
         """A listed attack's place in the listing (the KB's list_rank/5): by target Location, then
         mandatory, allowed, forbidden, then the highest IFT column, then the lowest DRM."""
         where, tier, column, drm = self.rank or ("", 3, 0, 0)
-        return (str(where), tier, -column, drm, str(self.qid))
+        return (str(where), tier, -column, drm, self.question)
 
     def rule_ids(self) -> set[str]:
         """Every rule id anywhere in the answer."""
@@ -103,7 +109,7 @@ class Answer:
     def as_dict(self) -> dict[str, Any]:
         rank = {} if self.rank is None else {"rank": dict(zip(("at", "tier", "column", "drm"), self.rank))}
         return {
-            "question": str(self.qid) if isinstance(self.qid, Term) else self.qid,
+            "question": self.question if isinstance(self.qid, Term) else self.qid,
             "kind": self.kind,
             "verdict": self.verdict,
             "roles": {role: [_json(x) for x in ids] for role, ids in self.roles.items()},
