@@ -38,10 +38,17 @@ def text_of(value: Any) -> str:
     return str(value)
 
 
-def render(template: str, args: Value) -> str:
-    values = [text_of(to_python(a)) for a in args.arguments] if isinstance(args, Term) and args.name == "" \
-        else [text_of(to_python(args))]
-    return template.format(*values)
+def shown_text(v: Value) -> str:
+    """A value the KB showed, as a reason's text gives it."""
+    return text_of(to_python(v))
+
+
+def render(template: str, args: Value, text: Callable[[Value], str] = shown_text) -> str:
+    """A reason's template with its arguments (a tuple: one each; another value: the one), each
+    given as `text` writes it."""
+    if isinstance(args, Term) and args.name == "":
+        return template.format(*map(text, args.arguments))
+    return template.format(text(args))
 
 
 @dataclass
@@ -197,13 +204,8 @@ def read_answers(atoms: list[Term]) -> dict[Any, Answer]:
     def text(v: Value) -> str:
         t = texts.get(id(v))
         if t is None:
-            t = texts[id(v)] = text_of(to_python(v))
+            t = texts[id(v)] = shown_text(v)
         return t
-
-    def rendered(template: str, args: Value) -> str:
-        if isinstance(args, Term) and args.name == "":
-            return template.format(*map(text, args.arguments))
-        return template.format(text(args))
 
     answers: dict[Any, Answer] = {}
     for q in sorted(groups, key=key):
@@ -211,11 +213,11 @@ def read_answers(atoms: list[Term]) -> dict[Any, Answer]:
         for slot in group:
             if len(slot) > 1:
                 slot.sort(key=args_key)
-        answers[q] = _answer(q, group, rendered)
+        answers[q] = _answer(q, group, text)
     return answers
 
 
-def _answer(q: Value, group: list[list[tuple]], rendered: Callable[[str, Value], str] = render) -> Answer:
+def _answer(q: Value, group: list[list[tuple]], text: Callable[[Value], str] = shown_text) -> Answer:
     """One question's Answer from its atoms' arguments, by predicate (`_PROTOCOL`), in clingo's order."""
     question, verdict, figure3, role, figure4, list_rank, reason, figure_part, figure_reason = group
     ans = Answer(qid=q)
@@ -233,12 +235,12 @@ def _answer(q: Value, group: list[list[tuple]], rendered: Callable[[str, Value],
     for a in list_rank:
         ans.rank = (a[1], a[2], a[3], a[4])
     for a in reason:
-        ans.reasons.append(Reason(a[2], rendered(a[3], a[4]), a[1].name))
+        ans.reasons.append(Reason(a[2], render(a[3], a[4], text), a[1].name))
     for a in figure_part:
-        ans.parts.setdefault(a[1].name, []).append(Part(a[2], rendered(a[3], a[4]), a[5]))
+        ans.parts.setdefault(a[1].name, []).append(Part(a[2], render(a[3], a[4], text), a[5]))
     for a in figure_reason:
         by_key = ans.figure_reasons.setdefault(a[1].name, {})
-        by_key.setdefault(_key(a[2]), []).append(Reason(a[3], rendered(a[4], a[5])))
+        by_key.setdefault(_key(a[2]), []).append(Reason(a[3], render(a[4], a[5], text)))
     for name, values in several.items():
         ans.figures[name] = values[0] if len(values) == 1 else values
     return ans
