@@ -39,6 +39,8 @@ def _symbol_token(sym: Symbol) -> tuple:
     if sym.type == clingo.SymbolType.Function:
         args = sym.arguments
         return ("f", sym.name, len(args)) if args else ("c", sym.name)
+    if sym.type == clingo.SymbolType.String:
+        return ("str", sym.string)
     return _SCALAR
 
 
@@ -101,6 +103,9 @@ class Relevance:
         # per rule: its plain negative body literals, as (position in the body, signature, arguments),
         # and its body aggregates, as (position, per element: its positive condition atoms)
         self.negated: list[list[tuple[int, tuple[str, int], tuple[tuple, ...]]]] = []
+        # per rule: its comparisons of a variable with values, as (variable, equal?, the values'
+        # tokens): `K = ("PF";"PFk")`, `P != mph`
+        self.compared: list[list[tuple[str, bool, frozenset]]] = []
         self.aggregates: list[list[tuple[int, list[list]]]] = []
         self.shown: list[tuple[str, int]] = []  # what the program shows: what must be derived
         self.show_at: dict[int, tuple[str, int]] = {}  # statement index -> the signature it shows
@@ -125,7 +130,12 @@ class Relevance:
             body = []
             negated = []
             aggregates = []
+            compared = []
             for j, lit in enumerate(s.body):
+                if lit.ast_type == ast.ASTType.Literal and lit.atom.ast_type == ast.ASTType.Comparison:
+                    test = _compared(lit)
+                    if test is not None:
+                        compared.append(test)
                 if (lit.ast_type == ast.ASTType.Literal and lit.sign == ast.Sign.NoSign
                         and lit.atom.ast_type == ast.ASTType.BodyAggregate):
                     aggregates.append((j, [[_atom_specs(c.atom.symbol) for c in e.condition if _positive(c)]
@@ -144,24 +154,25 @@ class Relevance:
             self.rules.append((i, body, heads))
             self.uses.append(sorted(set(uses)))
             self.negated.append(negated)
+            self.compared.append(compared)
             self.aggregates.append(aggregates)
         self.show_all = self.show_all or not self.shown
         self._index()
 
     def state(self) -> tuple:
         """The analysis as plain tuples, lists, dicts and sets (what `marshal` stores)."""
-        return (self.size, self.rules, self.uses, self.negated, self.aggregates, self.shown, self.show_at,
-                self.show_all, self.covered, self.sensitive)
+        return (self.size, self.rules, self.uses, self.negated, self.aggregates, self.compared, self.shown,
+                self.show_at, self.show_all, self.covered, self.sensitive)
 
     @classmethod
     def from_state(cls, state: tuple, size: int) -> Relevance | None:
         """The analysis `state` gave, or None if it is not one for a program of `size` statements."""
-        size_, rules, uses, negated, aggregates, shown, show_at, show_all, covered, sensitive = state
+        size_, rules, uses, negated, aggregates, compared, shown, show_at, show_all, covered, sensitive = state
         if size_ != size:
             return None
         self = cls.__new__(cls)
         self.size, self.rules, self.uses, self.shown = size, rules, uses, shown
-        self.negated, self.aggregates = negated, aggregates
+        self.negated, self.aggregates, self.compared = negated, aggregates, compared
         self.show_at, self.show_all, self.covered = show_at, show_all, covered
         self._index(sensitive)
         return self
@@ -181,6 +192,10 @@ class Relevance:
         them.  Elsewhere the analysis takes "anything" without looking (looking costs time)."""
         sensitive = {(sig, k) for _, body, _ in self.rules for sig, args in body
                      for k, spec in enumerate(args) if spec[0] == "tok"}
+        for (_, body, _), compared in zip(self.rules, self.compared):  # a variable compared with values
+            names = {name for name, _, _ in compared}
+            sensitive |= {(sig, k) for sig, args in body for k, spec in enumerate(args)
+                          if spec[0] == "var" and spec[1] in names}
         occurrences = []  # per rule and variable: its body positions and its head positions
         for _, body, heads in self.rules:
             at: dict[str, tuple[set, set]] = {}
@@ -262,7 +277,7 @@ class Relevance:
             if i in dead:
                 continue
             binding = self._match(body, dom)
-            if binding is None:
+            if binding is None or not _compatible(binding, self.compared[r]):
                 continue
             alive.add(r)
             for sig, args in heads:
@@ -365,6 +380,50 @@ class Relevance:
                 slots[k] |= new
                 changed = True
         return changed
+
+
+def _compared(lit: ast.AST) -> tuple[str, bool, frozenset] | None:
+    """`X = v`, `X != v` (v a value or a pool of values; either side) as (X, equal?, the tokens of
+    the values), for the values a token names exactly (constants and strings); else None."""
+    cmp = lit.atom
+    if lit.sign != ast.Sign.NoSign or len(cmp.guards) != 1:
+        return None
+    op = cmp.guards[0].comparison
+    if op not in (ast.ComparisonOperator.Equal, ast.ComparisonOperator.NotEqual):
+        return None
+    left, right = cmp.term, cmp.guards[0].term
+    if left.ast_type != ast.ASTType.Variable:
+        left, right = right, left
+    if left.ast_type != ast.ASTType.Variable or left.name == "_":
+        return None
+    values = right.arguments if right.ast_type == ast.ASTType.Pool else [right]
+    tokens = set()
+    for v in values:
+        if v.ast_type != ast.ASTType.SymbolicTerm:
+            return None
+        token = _symbol_token(v.symbol)
+        if token[0] not in ("c", "str"):
+            return None
+        tokens.add(token)
+    if op == ast.ComparisonOperator.NotEqual and len(tokens) != 1:
+        return None
+    return left.name, op == ast.ComparisonOperator.Equal, frozenset(tokens)
+
+
+def _compatible(binding: dict[str, set | None], compared: list[tuple[str, bool, frozenset]]) -> bool:
+    """Whether the comparisons can hold for the tokens the variables may take: `X = v` needs v among
+    them, `X != v` some other one (each token of a constant or a string names one value)."""
+    for name, equal, tokens in compared:
+        values = binding.get(name, _ANY)
+        if values is _ANY:
+            continue
+        if equal:
+            if values.isdisjoint(tokens):
+                return False
+            binding[name] = values & tokens
+        elif values <= tokens:
+            return False
+    return True
 
 
 def _positive(lit: ast.AST) -> bool:
