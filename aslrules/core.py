@@ -46,6 +46,10 @@ def build_facts(sit: Situation, *, list_options: bool = False, firer: str | None
     return fb
 
 
+#: Up to this many questions, `ask` tells the solver it expects few answers (aslrules/fast/views.py).
+FEW = 8
+
+
 def ask(sit: Situation, *, firer: str | None = None, target: str | None = None, full: bool = False,
         eng: Solver | None = None) -> list[Answer]:
     """Answer the situation's questions (`expect:` then `ask:`); with none, list every DEFENDER fire
@@ -55,7 +59,7 @@ def ask(sit: Situation, *, firer: str | None = None, target: str | None = None, 
     eng = eng or engine()
     listing = not sit.expect and not sit.ask
     fb = build_facts(sit, list_options=listing, firer=firer, target=target, full=full, asked=True)
-    atoms = eng.solve(fb.facts)
+    atoms = eng.solve(fb.facts, few=not listing and len(sit.expect) + len(sit.ask) <= FEW)
     raise_input_errors(sit, atoms)
     answers = read_answers(atoms)  # the questions by number, then the listed options
     numbered = sorted(k for k in answers if isinstance(k, int))

@@ -68,8 +68,10 @@ def test_every_case_file_is_compared() -> None:
 
 
 def test_accelerated_one_at_a_time_equals_plain(plain) -> None:
+    """Each file alone, its renaming rules applied as the atoms are read (`few`, aslrules/fast/views.py);
+    the other tests here solve without them."""
     for path, facts, expected in zip(FILES, FACTS, plain):
-        assert shown(FAST.solve(facts)) == expected, path
+        assert shown(FAST.solve(facts, few=True)) == expected, path
 
 
 def test_accelerated_batched_equals_plain(plain) -> None:
@@ -114,7 +116,9 @@ def test_accelerated_on_mutated_situations(text: str) -> None:
     except InputError:
         return
     facts = build_facts(sit, list_options=not sit.expect).facts
-    assert shown(FAST.solve(facts)) == shown(PLAIN.solve(facts))
+    expected = shown(PLAIN.solve(facts))
+    assert shown(FAST.solve(facts)) == expected
+    assert shown(FAST.solve(facts, few=True)) == expected
 
 
 # --------------------------------------------------------------------------- worker processes
@@ -400,6 +404,71 @@ def test_a_rule_its_simplification_leaves_false_is_dropped_with_what_only_it_der
     for rule, never in (("a(X) :- p(X), N = 0, N < 5.", False), ("a(X) :- p(X), 1 <= 0.", True),
                         ("a(X) :- p(X), N = #sup, X < N.", False), ("a(X,N) :- p(X), N = 2, N != 2.", True)):
         assert never_holds(_toy(rule)[0][-1]) is never, rule
+
+
+def test_relevance_tells_strings_apart_and_reads_comparisons_with_values() -> None:
+    """A string is a value of its own (a weapon kind "LMG" is not an "PF"), and `X = v`, `X = (v;w)`
+    and `X != v` are tested against the values X may take: a rule they make false for every such
+    value cannot fire.  (Numbers stay one token: arithmetic makes them.)"""
+    from clingo import Function, Number, String
+
+    text = ('pf(W) :- kind(W,K), K = ("PF";"PFk"). mg(W) :- kind(W,K), mg_kind(K). mg_kind("LMG";"MMG"). '
+            'not_now(P) :- phase(P), P != mph. out(W) :- kind(W,"PF"). '
+            '#show pf/1. #show mg/1. #show not_now/1. #show out/1.')
+    stms, rel = _toy(text)
+    heads = lambda facts: sorted(str(stms[i].head) for i in rel.live(rel.domain(facts))
+                                 if stms[i].ast_type.name == "Rule" and stms[i].body)
+    lmg = [("kind", (String("w1"), String("LMG"))), ("phase", (Function("mph"),))]
+    assert heads(lmg) == ["mg(W)"]
+    pf = [("kind", (String("w1"), String("PF"))), ("phase", (Function("dfph"),))]
+    assert heads(pf) == ["not_now(P)", "out(W)", "pf(W)"]  # "PF" is no mg_kind
+    # numbers: one token for all, so a number compared with a value keeps its rule
+    stms, rel = _toy("a(X) :- n(X), X != 2. #show a/1.")
+    assert rel.live(rel.domain([("n", (Number(2),))])) != [i for i, x in enumerate(stms) if x.ast_type.name != "Rule"]
+
+
+def _views_answer(text: str, facts: str) -> tuple[list[str], list[str], list[str]]:
+    """The program's shown atoms grounded as it is, and with its renaming rules applied as the atoms
+    are read (aslrules/fast/views.py); and the rules left to ground."""
+    from clingo import ast
+
+    from aslrules.fast.views import Views
+    from aslrules.symbols import symbol_value
+
+    stms: list = []
+    ast.parse_string(text, stms.append)
+    views = Views(stms)
+    answers = []
+    for program in (stms, views.program):
+        ctl = clingo.Control(["--warn=none"])
+        with ast.ProgramBuilder(ctl) as builder:
+            for x in program:
+                builder.add(x)
+        ctl.add("base", [], facts)
+        ctl.ground([("base", [])])
+        with ctl.solve(yield_=True) as handle:
+            answers.append([symbol_value(x) for x in next(iter(handle)).symbols(shown=True)])
+    return shown(answers[0]), shown(views.apply(answers[1])), [str(x) for x in views.program
+                                                                if x.ast_type.name == "Rule"]
+
+
+def test_renaming_rules_applied_as_the_atoms_are_read() -> None:
+    """`h(..) :- b(..).` whose head only is shown is left out of the grounding and applied to the b
+    atoms read: a body value to match, a variable met twice, functions and tuples in the head, a
+    variable left out (two b atoms, one h atom), a head another rule also makes (one atom).  A rule
+    whose head is read by a rule, or with a second literal, stays."""
+    text = ("fig(Q,fp,fp(V)) :- fp(Q,V). fig(Q,half,(X,)) :- half(Q,X,X). fig(Q,zero,none) :- half(Q,0,Y). "
+            "role(Q,firer,F) :- opt(Q,F,O). fig(Q,fp,fp(1)) :- q(Q). used(Q) :- mid(Q,V). mid(Q,V) :- fp(Q,V). "
+            "fig(Q,two,V) :- fp(Q,V), V > 2. "
+            "#show fig/3. #show role/3. #show used/1. #show mid/2.")
+    facts = "q(1). q(2). fp(1,1). fp(2,5). half(1,3,3). half(2,0,4). opt(1,f,a). opt(1,f,b). opt(2,g,a)."
+    plain, viewed, left = _views_answer(text, facts)
+    assert viewed == plain
+    assert left == ["mid(Q,V) :- fp(Q,V).", "fig(Q,two,V) :- fp(Q,V); V > 2."]  # read by `used`; two literals
+    assert plain.count("role(1,firer,f)") == 1 and plain.count("fig(1,fp,fp(1))") == 1
+    # a program that shows terms, or shows no signature, is left as it is
+    for other in ("a(X) :- b(X). #show a/1. #show c(X) : b(X).", "a(X) :- b(X)."):
+        assert _views_answer(other, "b(1).")[2] == ["a(X) :- b(X)."]
 
 
 # --------------------------------------------------------------------------- clingo's C functions

@@ -27,12 +27,13 @@ from .. import solve as _plain
 from ..symbols import Fact, Term
 
 #: The version of this package's analyses and cache format: part of every cache key.
-VERSION = "5"
+VERSION = "6"
 
 
 class Solver(Protocol):
-    def solve(self, facts: Iterable[Fact]) -> list[Term]:
-        """The shown atoms of one situation's answer set."""
+    def solve(self, facts: Iterable[Fact], *, few: bool = False) -> list[Term]:
+        """The shown atoms of one situation's answer set; `few`: the caller expects few of them (a
+        handful of questions, not a listing), which a solver may answer another way."""
 
     def solve_many(self, cases: Sequence[Iterable[Fact]]) -> list[list[Term]]:
         """Each situation's shown atoms, in the order given."""
@@ -51,7 +52,7 @@ class Plain:
         self.directory = directory
         self.files = _plain.kb_files(directory)
 
-    def solve(self, facts: Iterable[Fact]) -> list[Term]:
+    def solve(self, facts: Iterable[Fact], *, few: bool = False) -> list[Term]:
         return _plain.solve(facts, self.files)
 
     def solve_many(self, cases: Sequence[Iterable[Fact]]) -> list[list[Term]]:

@@ -34,6 +34,7 @@ from .batch import CASE_PRED, batch_program, case_independent
 from .cache import Cache
 from .program import input_signatures, parse_files, parse_text, program_text
 from .relevance import Domain, Relevance, never_holds, simplified
+from .views import Views
 
 _LIVE: weakref.WeakSet = weakref.WeakSet()
 
@@ -67,7 +68,7 @@ class Accelerated:
                         for s in self.program if s.ast_type == ast.ASTType.Program)
         self._dropped = (ast.ASTType.Defined, ast.ASTType.Program) if only_base else (ast.ASTType.Defined,)
         self._batch: list[ast.AST] | None = None
-        self._programs: dict[tuple[frozenset, bool], tuple[list[ast.AST], set | None]] = {}
+        self._programs: dict[tuple[frozenset, bool], tuple[list[ast.AST], set | None, Views | None]] = {}
         _LIVE.add(self)
 
     def spec(self) -> tuple:
@@ -131,15 +132,17 @@ class Accelerated:
         return self._shared
 
     def pruned(self, facts: Iterable[Fact], batch: bool = False) -> tuple[list[ast.AST], set | None]:
-        """The statements grounded for `facts` and the predicates whose facts go in (None: all)."""
-        return self._pruned(self.relevance().domain(Facts.of(facts)), batch)
+        """The statements that may matter for `facts` and the predicates whose facts go in (None: all)."""
+        program, needed, _ = self._pruned(self.relevance().domain(Facts.of(facts)), batch)
+        return program, needed
 
-    def _pruned(self, dom: Domain, batch: bool) -> tuple[list[ast.AST], set[tuple[str, int]] | None]:
+    def _pruned(self, dom: Domain, batch: bool) -> tuple[list[ast.AST], set[tuple[str, int]] | None, Views | None]:
         """The statements that may matter for facts abstracted as `dom` (`#defined` left out: it only
-        silences warnings), and the predicates whose facts may matter (None: every one)."""
+        silences warnings), the predicates whose facts may matter (None: every one), and (not for a
+        batch) the renaming rules among the statements, to apply as the atoms are read (views.py)."""
         source = self.batch if batch else self.program
         if not self.prune:
-            return source, None
+            return source, None, None
         key = (Relevance.key(dom), batch)
         found = self._programs.get(key)
         if found is None:
@@ -160,7 +163,7 @@ class Accelerated:
                 edits = {}
             program = [simplified(source[i], edits[i]) if i in edits else source[i]
                        for i in keep if source[i].ast_type not in self._dropped]
-            found = (program, needed)
+            found = (program, needed, None if batch else Views(program))
             if len(self._programs) >= 256:
                 self._programs.clear()
             self._programs[key] = found
@@ -203,13 +206,18 @@ class Accelerated:
             capi.give_back_memory()
         return capi.read_symbols(symbols, direct=self.direct)
 
-    def solve(self, facts: Iterable[Fact]) -> list[Term]:
-        """The shown atoms of one situation's answer set."""
+    def solve(self, facts: Iterable[Fact], *, few: bool = False) -> list[Term]:
+        """The shown atoms of one situation's answer set.  With `few` (the caller expects few shown
+        atoms), the renaming rules are applied as the atoms are read (views.py): that saves their
+        grounding's fixed work, but costs more than grounding them when there are many atoms."""
         facts = Facts.of(facts)
         if not self.prune:
             return self._answer_set(self.program, lambda ctl: self._add_facts(ctl, facts))
-        program, needed = self._pruned(self.relevance().domain(facts), batch=False)
-        return self._answer_set(program, lambda ctl: self._add_facts(ctl, facts, keep=needed))
+        program, needed, views = self._pruned(self.relevance().domain(facts), batch=False)
+        if not few or views is None:
+            return self._answer_set(program, lambda ctl: self._add_facts(ctl, facts, keep=needed))
+        atoms = self._answer_set(views.program, lambda ctl: self._add_facts(ctl, facts, keep=needed))
+        return views.apply(atoms)
 
     def solve_many(self, cases: Sequence[Iterable[Fact]]) -> list[list[Term]]:
         """Solve many situations in one grounding; returns each one's shown atoms."""
@@ -221,7 +229,7 @@ class Accelerated:
             relevance = self.relevance()
             for facts in cases:
                 relevance.domain(facts, into=dom)
-        program, needed = self._pruned(dom, batch=True)
+        program, needed, _ = self._pruned(dom, batch=True)
         shared = capi.Shared(self.shared)  # hexes and Locations: once for the batch
 
         def add(ctl: clingo.Control) -> None:
