@@ -54,28 +54,40 @@ class FactBuilder:
     def __init__(self, board: str = "") -> None:
         self.facts = Facts()
         self.board = board  # the board of unprefixed hex ids
-        self._hexes: set[str] = set()
-        self._locations: set[str] = set()
+        # a hex's or Location's text as written -> its symbol (its facts made on first meeting)
+        self._hexes: dict[str, Symbol] = {}
+        self._locations: dict[str, Symbol] = {}
 
     def add(self, pred: str, *args: Symbol) -> None:
         self.facts.add(pred, args)
 
     def hex(self, text: str) -> Symbol:
         """A hex id's symbol, with its hex/4 fact."""
-        h = parse_location(self._on_board(text)).hex
-        if h.name not in self._hexes:
-            self._hexes.add(h.name)
-            self.add("hex", String(h.name), String(h.board), Number(h.col), Number(h.row))
-        return String(h.name)
+        sym = self._hexes.get(text)
+        if sym is None:
+            h = parse_location(self._on_board(text)).hex
+            sym = String(h.name)
+            if h.name not in self._hexes:
+                self._hexes[h.name] = sym
+                self.add("hex", sym, String(h.board), Number(h.col), Number(h.row))
+            self._hexes[text] = sym
+        return sym
 
     def location(self, text: str | Location) -> Symbol:
         """A Location's symbol, with its location/3 (and hex/4) facts."""
+        if not isinstance(text, Location):
+            sym = self._locations.get(text)
+            if sym is not None:
+                return sym
         loc = text if isinstance(text, Location) else parse_location(self._on_board(text))
-        if loc.name not in self._locations:
-            self._locations.add(loc.name)
-            self.hex(loc.hex.name)
-            self.add("location", String(loc.name), String(loc.hex.name), Number(loc.level))
-        return String(loc.name)
+        name = loc.name
+        sym = self._locations.get(name)
+        if sym is None:
+            sym = self._locations[name] = String(name)
+            self.add("location", sym, self.hex(loc.hex.name), Number(loc.level))
+        if not isinstance(text, Location):
+            self._locations[text] = sym
+        return sym
 
     def spine_or_word(self, value: list[str] | str | None, spine: str, word: str, subject: Symbol) -> None:
         """A field that is a hexspine or a word: `spine(Subject, A, B)` or `word(Subject, W)`."""
