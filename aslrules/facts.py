@@ -53,13 +53,14 @@ class FactBuilder:
 
     def __init__(self, board: str = "") -> None:
         self.facts = Facts()
+        self._table = self.facts.table
         self.board = board  # the board of unprefixed hex ids
         # a hex's or Location's text as written -> its symbol (its facts made on first meeting)
         self._hexes: dict[str, Symbol] = {}
         self._locations: dict[str, Symbol] = {}
 
     def add(self, pred: str, *args: Symbol) -> None:
-        self.facts.add(pred, args)
+        self._table[pred, len(args)].append(args)
 
     def hex(self, text: str) -> Symbol:
         """A hex id's symbol, with its hex/4 fact."""
@@ -106,7 +107,7 @@ class FactBuilder:
         add = self.facts.add
         for attr, pred, omit, encode in _plan(type(obj)):
             value = getattr(obj, attr)
-            if value is None or value is False or value == omit:
+            if value is None or value is False or (omit is not _NOTHING and value == omit):
                 continue
             if value is True:
                 add(pred, subject)

@@ -14,6 +14,7 @@ functions (aslrules/fast/capi.py).
 
 from __future__ import annotations
 
+from collections import defaultdict
 from collections.abc import Iterable, Iterator, Sequence
 from typing import Any, NamedTuple
 
@@ -33,17 +34,13 @@ class Facts:
     __slots__ = ("table",)
 
     def __init__(self, facts: Iterable[Fact] = ()) -> None:
-        self.table: dict[tuple[str, int], list[tuple[Symbol, ...]]] = {}
+        # a missing signature is a new empty group (a situation adds about 400 facts a question)
+        self.table: dict[tuple[str, int], list[tuple[Symbol, ...]]] = defaultdict(list)
         for pred, args in facts:
             self.add(pred, args)
 
     def add(self, pred: str, args: tuple[Symbol, ...]) -> None:
-        key = (pred, len(args))
-        rows = self.table.get(key)
-        if rows is None:
-            self.table[key] = [args]
-        else:
-            rows.append(args)
+        self.table[pred, len(args)].append(args)
 
     def __iter__(self) -> Iterator[Fact]:
         for (pred, _), rows in self.table.items():
