@@ -228,7 +228,9 @@ class Relevance:
                 at = positions[sig] = tuple(k for k in range(sig[1]) if (sig, k) in self.sensitive)
             slots = dom.get(sig)
             if slots is None:
-                slots = dom[sig] = [set() if k in at else _ANY for k in range(sig[1])]
+                slots = dom[sig] = [_ANY] * sig[1]
+                for k in at:
+                    slots[k] = set()
             for k in at:  # most predicates have no sensitive position: nothing to look at
                 tokens = slots[k]
                 for args in rows:
@@ -242,7 +244,8 @@ class Relevance:
     @staticmethod
     def key(dom: Domain) -> frozenset:
         """A hashable form of an abstract domain (the live rules depend on nothing else)."""
-        return frozenset((sig, tuple(None if x is _ANY else frozenset(x) for x in slots)) for sig, slots in dom.items())
+        return frozenset([(sig, tuple([None if x is _ANY else frozenset(x) for x in slots]))
+                          for sig, slots in dom.items()])
 
     def live(self, dom: Domain) -> list[int]:
         """Indices of the statements to keep: every non-rule, and the rules that may fire."""
