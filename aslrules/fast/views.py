@@ -1,4 +1,4 @@
-"""Rules that only rename: applied as the shown atoms are read, or written where they are read.
+"""Rules that only rename, applied as the shown atoms are read.
 
 `figure(Q,fp,fp(V)) :- fp(Q,V).` costs gringo a rule's fixed work (about 130,000 instructions,
 docs/performance.md), more than the few atoms it renames.  When the head's predicate is only
@@ -9,9 +9,6 @@ the same shown atoms (tests/test_engine.py compares the answers with the plain s
 A view matches the body atom's arguments (variables, a variable met twice, values) and builds the
 head from variables, values, functions and tuples of them; a rule with anything else (arithmetic,
 pools, intervals, a second literal) stays a rule.
-
-`unfold` saves a rule the other way round, for any caller: a predicate one rule defines as a
-renaming of one body atom, read only in positive bodies, is written as that atom where it is read.
 """
 
 from __future__ import annotations
