@@ -113,6 +113,7 @@ class Relevance:
         self.covered = True  # False: the program has something the analysis does not cover: keep all
         plain = (ast.ASTType.Rule, ast.ASTType.Defined, ast.ASTType.ShowSignature, ast.ASTType.ShowTerm,
                  ast.ASTType.Program, ast.ASTType.Definition, ast.ASTType.Comment)
+        constants = {s.name for s in stms if s.ast_type == ast.ASTType.Definition}  # `#const` names
         for i, s in enumerate(stms):
             if s.ast_type == ast.ASTType.ShowSignature:
                 self.shown.append((s.name, s.arity))
@@ -133,7 +134,7 @@ class Relevance:
             compared = []
             for j, lit in enumerate(s.body):
                 if lit.ast_type == ast.ASTType.Literal and lit.atom.ast_type == ast.ASTType.Comparison:
-                    test = _compared(lit)
+                    test = _compared(lit, constants)
                     if test is not None:
                         compared.append(test)
                 if (lit.ast_type == ast.ASTType.Literal and lit.sign == ast.Sign.NoSign
@@ -385,9 +386,10 @@ class Relevance:
         return changed
 
 
-def _compared(lit: ast.AST) -> tuple[str, bool, frozenset] | None:
+def _compared(lit: ast.AST, constants: Container[str] = ()) -> tuple[str, bool, frozenset] | None:
     """`X = v`, `X != v` (v a value or a pool of values; either side) as (X, equal?, the tokens of
-    the values), for the values a token names exactly (constants and strings); else None."""
+    the values), for the values a token names exactly (constants and strings; not a `#const` name,
+    which gringo replaces by its value); else None."""
     cmp = lit.atom
     if lit.sign != ast.Sign.NoSign or len(cmp.guards) != 1:
         return None
@@ -405,7 +407,7 @@ def _compared(lit: ast.AST) -> tuple[str, bool, frozenset] | None:
         if v.ast_type != ast.ASTType.SymbolicTerm:
             return None
         token = _symbol_token(v.symbol)
-        if token[0] not in ("c", "str"):
+        if token[0] not in ("c", "str") or (token[0] == "c" and token[1] in constants):
             return None
         tokens.add(token)
     if op == ast.ComparisonOperator.NotEqual and len(tokens) != 1:
