@@ -291,3 +291,83 @@ def _vars(part: Part) -> set[str]:
     if part[0] == "fun":
         return set().union(*map(_vars, part[2])) if part[2] else set()
     return set()
+
+
+def unfold(stms: Sequence[ast.AST], inputs: set[tuple[str, int]]) -> list[ast.AST]:
+    """The program with each predicate that one rule `p(X,..) :- b(..).` defines (one positive body
+    atom of variables and values, the head's arguments distinct variables) written as that body
+    where a rule's positive body reads it, and its rule left out: one rule less to ground, the
+    same atoms shown.  Left as it is: a predicate shown, given as facts (`inputs`), or read
+    otherwise (negated, in an aggregate or a condition)."""
+    defs: dict[tuple[str, int], list[ast.AST]] = {}
+    blocked: set[tuple[str, int]] = set(inputs)
+    for s in stms:
+        if s.ast_type == ast.ASTType.ShowSignature:
+            blocked.add((s.name, s.arity))
+        if s.ast_type != ast.ASTType.Rule:  # atoms a `#show t : p(t).`, `#external` or `#minimize` reads
+            found: list[tuple[str, int]] = []
+            _atoms_in(s, found)
+            blocked.update(found)
+            continue
+        head = s.head
+        if (head.ast_type == ast.ASTType.Literal and head.atom.ast_type == ast.ASTType.SymbolicAtom
+                and head.atom.symbol.ast_type == ast.ASTType.Function):
+            defs.setdefault(_sig(head.atom.symbol), []).append(s)
+        else:
+            found = []
+            _atoms_in(head, found)
+            blocked.update(found)
+        for lit in s.body:
+            if not _plain_positive(lit):
+                found = []
+                _atoms_in(lit, found)
+                blocked.update(found)
+    plan: dict[tuple[str, int], tuple[list[str], ast.AST]] = {}
+    for sig, rules in defs.items():
+        if sig in blocked or len(rules) != 1 or len(rules[0].body) != 1 or not _plain_positive(rules[0].body[0]):
+            continue
+        head_args, body = rules[0].head.atom.symbol.arguments, rules[0].body[0].atom.symbol
+        names = [a.name for a in head_args if a.ast_type == ast.ASTType.Variable and a.name != "_"]
+        if len(names) != len(head_args) or len(set(names)) != len(names) or body.ast_type != ast.ASTType.Function \
+                or _sig(body) == sig or any(a.ast_type not in (ast.ASTType.Variable, ast.ASTType.SymbolicTerm)
+                                            for a in body.arguments):
+            continue
+        plan[sig] = (names, body)
+    # a definition that reads another one left out would read a predicate no rule derives: it
+    # stays a rule (its body unfolded)
+    plan = {sig: d for sig, d in plan.items() if _sig(d[1]) not in plan}
+    if not plan:
+        return list(stms)
+    count = 0
+    out: list[ast.AST] = []
+    for s in stms:
+        if s.ast_type == ast.ASTType.Rule:
+            head = s.head
+            if (head.ast_type == ast.ASTType.Literal and head.atom.ast_type == ast.ASTType.SymbolicAtom
+                    and head.atom.symbol.ast_type == ast.ASTType.Function and _sig(head.atom.symbol) in plan):
+                continue
+            body = []
+            for lit in s.body:
+                sig = _sig(lit.atom.symbol) if _plain_positive(lit) else None
+                if sig in plan:
+                    names, definition = plan[sig]
+                    given = dict(zip(names, lit.atom.symbol.arguments))
+                    args = []
+                    for a in definition.arguments:
+                        if a.ast_type == ast.ASTType.Variable:
+                            if a.name not in given:
+                                count += 1
+                                given[a.name] = ast.Variable(a.location, f"AslUnfold{count}")
+                            args.append(given[a.name])
+                        else:
+                            args.append(a)
+                    lit = lit.update(atom=lit.atom.update(symbol=definition.update(arguments=args)))
+                body.append(lit)
+            s = s.update(body=body)
+        out.append(s)
+    return out
+
+
+def _plain_positive(lit: ast.AST) -> bool:
+    return (lit.ast_type == ast.ASTType.Literal and lit.sign == ast.Sign.NoSign
+            and lit.atom.ast_type == ast.ASTType.SymbolicAtom and lit.atom.symbol.ast_type == ast.ASTType.Function)
