@@ -13,6 +13,7 @@ pools, intervals, a second literal) stays a rule.
 
 from __future__ import annotations
 
+import itertools
 from collections.abc import Callable, Sequence
 from operator import itemgetter
 
@@ -296,41 +297,45 @@ def _vars(part: Part) -> set[str]:
 def unfold(stms: Sequence[ast.AST], inputs: set[tuple[str, int]]) -> list[ast.AST]:
     """The program with each predicate that one rule `p(X,..) :- b(..).` defines (one positive body
     atom of variables and values, the head's arguments distinct variables) written as that body
-    where a rule's positive body reads it, and its rule left out: one rule less to ground, the
-    same atoms shown.  Left as it is: a predicate shown, given as facts (`inputs`), or read
-    otherwise (negated, in an aggregate or a condition)."""
+    where a rule's body reads it, and its rule left out: one rule less to ground, the same atoms
+    shown.  A read may be a body literal or a literal of an aggregate element's or a conditional
+    literal's condition; a negated read only when `b` has no variable `p` lacks (`not b(X,W)`
+    would not mean `not p(X)`).  A body variable `p` lacks becomes a new variable at each read:
+    a positive literal binds it, as `p`'s rule did; in a condition it is local to the element,
+    whose tuple counts once whatever it binds.  Left as it is: a predicate shown, given as facts
+    (`inputs`), defined by more than one rule, read anywhere else (a head's condition, the
+    literal of a conditional literal, `not not`), or whose rule reads another one left out."""
     defs: dict[tuple[str, int], list[ast.AST]] = {}
     blocked: set[tuple[str, int]] = set(inputs)
+    negated: set[tuple[str, int]] = set()
     for s in stms:
         if s.ast_type == ast.ASTType.ShowSignature:
             blocked.add((s.name, s.arity))
         if s.ast_type != ast.ASTType.Rule:  # atoms a `#show t : p(t).`, `#external` or `#minimize` reads
-            found: list[tuple[str, int]] = []
-            _atoms_in(s, found)
-            blocked.update(found)
+            _block(s, blocked)
             continue
         head = s.head
         if (head.ast_type == ast.ASTType.Literal and head.atom.ast_type == ast.ASTType.SymbolicAtom
                 and head.atom.symbol.ast_type == ast.ASTType.Function):
             defs.setdefault(_sig(head.atom.symbol), []).append(s)
         else:
-            found = []
-            _atoms_in(head, found)
-            blocked.update(found)
-        for lit in s.body:
-            if not _plain_positive(lit):
-                found = []
-                _atoms_in(lit, found)
-                blocked.update(found)
+            _block(head, blocked)
+        for lit in _reads(s.body, blocked):
+            if lit.sign == ast.Sign.Negation:
+                negated.add(_sig(lit.atom.symbol))
     plan: dict[tuple[str, int], tuple[list[str], ast.AST]] = {}
     for sig, rules in defs.items():
         if sig in blocked or len(rules) != 1 or len(rules[0].body) != 1 or not _plain_positive(rules[0].body[0]):
             continue
         head_args, body = rules[0].head.atom.symbol.arguments, rules[0].body[0].atom.symbol
         names = [a.name for a in head_args if a.ast_type == ast.ASTType.Variable and a.name != "_"]
-        if len(names) != len(head_args) or len(set(names)) != len(names) or body.ast_type != ast.ASTType.Function \
-                or _sig(body) == sig or any(a.ast_type not in (ast.ASTType.Variable, ast.ASTType.SymbolicTerm)
-                                            for a in body.arguments):
+        if len(names) != len(head_args) or len(set(names)) != len(names) or _sig(body) == sig \
+                or any(a.ast_type not in (ast.ASTType.Variable, ast.ASTType.SymbolicTerm) for a in body.arguments):
+            continue
+        body_vars = [a.name for a in body.arguments if a.ast_type == ast.ASTType.Variable]
+        if len(set(body_vars)) != len(body_vars):  # a read's `_` stands for one place
+            continue
+        if sig in negated and any(a.ast_type == ast.ASTType.Variable and a.name not in names for a in body.arguments):
             continue
         plan[sig] = (names, body)
     # a definition that reads another one left out would read a predicate no rule derives: it
@@ -338,7 +343,26 @@ def unfold(stms: Sequence[ast.AST], inputs: set[tuple[str, int]]) -> list[ast.AS
     plan = {sig: d for sig, d in plan.items() if _sig(d[1]) not in plan}
     if not plan:
         return list(stms)
-    count = 0
+    fresh = itertools.count(1)
+
+    class Unfold(ast.Transformer):
+        def visit_SymbolicAtom(self, x: ast.AST) -> ast.AST:
+            sig = _sig(x.symbol) if x.symbol.ast_type == ast.ASTType.Function else None
+            if sig not in plan:
+                return x
+            names, definition = plan[sig]
+            given = dict(zip(names, x.symbol.arguments))
+            args = []
+            for a in definition.arguments:
+                if a.ast_type == ast.ASTType.Variable:
+                    if a.name not in given:
+                        given[a.name] = ast.Variable(a.location, f"AslUnfold{next(fresh)}")
+                    args.append(given[a.name])
+                else:
+                    args.append(a)
+            return x.update(symbol=definition.update(arguments=args))
+
+    unfold_atoms = Unfold()
     out: list[ast.AST] = []
     for s in stms:
         if s.ast_type == ast.ASTType.Rule:
@@ -346,26 +370,43 @@ def unfold(stms: Sequence[ast.AST], inputs: set[tuple[str, int]]) -> list[ast.AS
             if (head.ast_type == ast.ASTType.Literal and head.atom.ast_type == ast.ASTType.SymbolicAtom
                     and head.atom.symbol.ast_type == ast.ASTType.Function and _sig(head.atom.symbol) in plan):
                 continue
-            body = []
-            for lit in s.body:
-                sig = _sig(lit.atom.symbol) if _plain_positive(lit) else None
-                if sig in plan:
-                    names, definition = plan[sig]
-                    given = dict(zip(names, lit.atom.symbol.arguments))
-                    args = []
-                    for a in definition.arguments:
-                        if a.ast_type == ast.ASTType.Variable:
-                            if a.name not in given:
-                                count += 1
-                                given[a.name] = ast.Variable(a.location, f"AslUnfold{count}")
-                            args.append(given[a.name])
-                        else:
-                            args.append(a)
-                    lit = lit.update(atom=lit.atom.update(symbol=definition.update(arguments=args)))
-                body.append(lit)
-            s = s.update(body=body)
+            s = s.update(body=[unfold_atoms(lit) for lit in s.body])
         out.append(s)
     return out
+
+
+def _reads(body: Sequence[ast.AST], blocked: set[tuple[str, int]]) -> list[ast.AST]:
+    """The literals of a rule body that `unfold` may rewrite: the body's own literals and those of
+    its aggregates' elements' and conditional literals' conditions (a plain atom, positive or
+    negated); every atom read any other way goes into `blocked`."""
+    found: list[ast.AST] = []
+
+    def literal(lit: ast.AST) -> None:
+        if lit.ast_type == ast.ASTType.Literal and lit.atom.ast_type == ast.ASTType.SymbolicAtom \
+                and lit.atom.symbol.ast_type == ast.ASTType.Function and lit.sign != ast.Sign.DoubleNegation:
+            found.append(lit)
+        elif lit.ast_type == ast.ASTType.Literal and lit.atom.ast_type == ast.ASTType.BodyAggregate:
+            for element in lit.atom.elements:
+                for c in element.condition:
+                    literal(c)
+        elif lit.ast_type == ast.ASTType.Literal and lit.atom.ast_type == ast.ASTType.Comparison:
+            pass
+        else:  # a conditional literal's own literal, `not not`, a pool, another kind of aggregate
+            if lit.ast_type == ast.ASTType.ConditionalLiteral:
+                for c in lit.condition:
+                    literal(c)
+                lit = lit.literal
+            _block(lit, blocked)
+
+    for lit in body:
+        literal(lit)
+    return found
+
+
+def _block(node: ast.AST, blocked: set[tuple[str, int]]) -> None:
+    found: list[tuple[str, int]] = []
+    _atoms_in(node, found)
+    blocked.update(found)
 
 
 def _plain_positive(lit: ast.AST) -> bool:
