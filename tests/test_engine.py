@@ -605,6 +605,34 @@ def test_a_models_symbols_read_after_its_control_is_freed_are_the_same() -> None
     assert capi.read_symbols(direct) == capi.read_symbols(plain, direct=False) == public and len(public) == 6
 
 
+def test_values_read_are_kept_between_models_and_threads_read_apart(monkeypatch) -> None:
+    """The C reader keeps the values it read for the next model (a code is one symbol for the
+    process's life) and drops them past `capi.KNOWN`: models read one after another, and four
+    threads reading at once, read as the public API reads them."""
+    import threading
+
+    monkeypatch.setattr(capi, "KNOWN", 50)
+    ctl = clingo.Control(["--warn=none"])
+    ctl.add("base", [], 'p(1..300). q(X,"s",f(X,(X,a)),"t") :- p(X). r(X,"u",g(X)) :- p(X), X < 40.')
+    ctl.ground([("base", [])])
+    syms = [a.symbol for a in ctl.symbolic_atoms]
+    public = symbols_read(syms)
+    parts = [syms[:40], syms[20:90], syms, syms[::-7]]
+    expected = [symbols_read(part) for part in parts]
+    assert [capi.read_symbols([s._rep for s in part]) for part in parts] == expected
+    results: list = []
+
+    def read() -> None:
+        results.append([capi.read_atoms(syms) for _ in range(5)])
+
+    threads = [threading.Thread(target=read) for _ in range(4)]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join()
+    assert results == [[public] * 5] * 4
+
+
 def test_the_c_path_is_used_on_verified_clingo_versions_only(monkeypatch) -> None:
     """On a clingo it was not verified on (6.x renames the private bindings), capi falls back to the
     public API, and the accelerated solver gives the same answers."""

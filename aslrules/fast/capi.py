@@ -15,6 +15,7 @@ the same work goes through the public API; tests/test_engine.py checks that both
 
 from __future__ import annotations
 
+import threading
 from collections.abc import Callable, Container, Sequence
 from typing import Any
 
@@ -203,12 +204,27 @@ def read_symbols(symbols: Sequence[Any], *, direct: bool = True) -> list[Term]:
 
 
 def _reader() -> Callable[[Sequence[int]], list[Value]]:
-    """A reader of the symbols of one model (as codes).  A symbol met twice (a unit id, a rule id)
-    is read once: the model holds its symbols while they are read, so equal codes are equal
-    symbols; a name met twice is decoded once (clingo keeps one copy of each name, so equal
-    pointers are equal names).  Shown atoms are each met once, so they are not kept (their
-    arguments are).  The C functions and buffers are bound once: a listing reads hundreds of
-    thousands of atoms."""
+    """The reader of shown symbols (as codes), made once for the process.
+
+    A symbol's value is read once for the process: clingo never frees a symbol, so a code stands
+    for one symbol for the life of the process, and the rule ids, templates, unit ids and numbers
+    of one question's reasons are mostly those of the last one.  Up to `KNOWN` values are kept
+    (a listing's are dropped once it is read).  Shown atoms are each met once in a model, so they
+    are not kept (their arguments are); a name met twice is decoded once (clingo keeps one copy of
+    each name, so equal pointers are equal names).  The C functions and buffers are bound once: a
+    listing reads hundreds of thousands of atoms; a lock keeps two threads off the buffers."""
+    global _READER
+    if _READER is None:
+        _READER = _make_reader()
+    return _READER
+
+
+#: How many symbol values the reader keeps between models.
+KNOWN = 1 << 16
+_READER: Callable[[Sequence[int]], list[Value]] | None = None
+
+
+def _make_reader() -> Callable[[Sequence[int]], list[Value]]:
     p_char, p_int = _ffi.new("char**"), _ffi.new("int*")
     p_args, p_size = _ffi.new("clingo_symbol_t**"), _ffi.new("size_t*")
     names: dict[Any, str] = {}
@@ -217,6 +233,7 @@ def _reader() -> Callable[[Sequence[int]], list[Value]]:
     NUMBER, STRING, FUNCTION = (_lib.clingo_symbol_type_number, _lib.clingo_symbol_type_string,
                                 _lib.clingo_symbol_type_function)
     text, unpack, new_term = _ffi.string, _ffi.unpack, tuple.__new__
+    lock = threading.Lock()
 
     def read(rep: int) -> Value:
         t = kind(rep)
@@ -230,7 +247,8 @@ def _reader() -> Callable[[Sequence[int]], list[Value]]:
             return function(rep)
         return Term(str(Symbol(rep)))
 
-    value = _Values(read).__getitem__
+    known = _Values(read)
+    value = known.__getitem__
 
     def function(rep: int) -> Term:
         name_of(rep, p_char)
@@ -243,7 +261,14 @@ def _reader() -> Callable[[Sequence[int]], list[Value]]:
         return new_term(Term, (name, tuple(map(value, unpack(p_args[0], n))) if n else ()))
 
     def atoms(reps: Sequence[int]) -> list[Value]:
-        return [function(r) if kind(r) == FUNCTION else value(r) for r in reps]
+        with lock:
+            try:
+                return [function(r) if kind(r) == FUNCTION else value(r) for r in reps]
+            finally:
+                if len(known) > KNOWN:
+                    known.clear()
+                if len(names) > KNOWN:
+                    names.clear()
 
     return atoms
 
