@@ -304,6 +304,20 @@ def _toy(text: str) -> tuple[list, Relevance]:
     return stms, Relevance(stms)
 
 
+def _toy_model(program: list, facts: str) -> list:
+    """The shown symbols of a toy program's answer set with `facts` (program text)."""
+    from clingo import ast
+
+    ctl = clingo.Control(["--warn=none"])
+    with ast.ProgramBuilder(ctl) as builder:
+        for x in program:
+            builder.add(x)
+    ctl.add("base", [], facts)
+    ctl.ground([("base", [])])
+    with ctl.solve(yield_=True) as handle:
+        return list(next(iter(handle)).symbols(shown=True))
+
+
 def test_relevance_on_toy_programs() -> None:
     """What the analysis keeps, on programs small enough to see by eye."""
     from clingo import Function, Number
@@ -441,16 +455,7 @@ def _views_answer(text: str, facts: str) -> tuple[list[str], list[str], list[str
     stms: list = []
     ast.parse_string(text, stms.append)
     views = Views(stms)
-    answers = []
-    for program in (stms, views.program):
-        ctl = clingo.Control(["--warn=none"])
-        with ast.ProgramBuilder(ctl) as builder:
-            for x in program:
-                builder.add(x)
-        ctl.add("base", [], facts)
-        ctl.ground([("base", [])])
-        with ctl.solve(yield_=True) as handle:
-            answers.append([symbol_value(x) for x in next(iter(handle)).symbols(shown=True)])
+    answers = [[symbol_value(x) for x in _toy_model(program, facts)] for program in (stms, views.program)]
     return shown(answers[0]), shown(views.apply(answers[1])), [str(x) for x in views.program
                                                                 if x.ast_type.name == "Rule"]
 
@@ -504,16 +509,7 @@ def test_a_predicate_one_rule_renames_is_written_as_its_body() -> None:
     assert "k(Q,N) :- question(Q,K); N = #count { F: opt(Q,F,AslUnfold2) }." in rules  # an aggregate
     assert "m(X) :- question(X,K); not u(X)." in rules and not [r for r in rules if r.startswith("v(")]
     assert "y(X) :- u(X)." in rules  # read as a conditional literal's own literal
-    answers = []
-    for program in (stms, out):
-        ctl = clingo.Control(["--warn=none"])
-        with ast.ProgramBuilder(ctl) as builder:
-            for x in program:
-                builder.add(x)
-        ctl.add("base", [], facts)
-        ctl.ground([("base", [])])
-        with ctl.solve(yield_=True) as handle:
-            answers.append(sorted(map(str, next(iter(handle)).symbols(shown=True))))
+    answers = [sorted(map(str, _toy_model(program, facts))) for program in (stms, out)]
     assert answers[0] == answers[1] == ["d(1)", "k(1,1)", "k(2,0)", "m(1)", "m(2)", "n(2)", "r(1,a)", "s(3)"]
     # given as facts too: stays
     assert any(str(x).startswith("aq(") for x in unfold(stms, {("aq", 1)}))
