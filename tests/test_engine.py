@@ -479,42 +479,6 @@ def test_renaming_rules_applied_as_the_atoms_are_read() -> None:
         assert _views_answer(other, "b(1).")[2] == ["a(X) :- b(X)."]
 
 
-def test_a_predicate_one_rule_renames_is_written_as_its_body() -> None:
-    """`aq(Q) :- question(Q,attack).` defined once is written `question(Q,attack)` where a body, an
-    aggregate's condition or a negated literal reads it, and its rule goes (aslrules/fast/views.py
-    `unfold`); one whose body has a variable its head lacks (`f`) too, but not where negated (`g`);
-    a predicate also given as facts, shown, defined twice, or read in a conditional literal's own
-    literal stays; one whose body is another such predicate stays, its body unfolded (`c(X) :-
-    aq(X).` read by `d`: leaving both out would leave `d` reading a predicate no rule derives).
-    The answers are the same."""
-    from clingo import ast
-
-    from aslrules.fast.views import unfold
-
-    text = ("aq(Q) :- question(Q,attack). f(Q,F) :- opt(Q,F,O). r(Q,F) :- aq(Q), f(Q,F). "
-            "n(Q) :- question(Q,K), not g(Q). g(Q) :- opt(Q,F,O). "
-            "t(X) :- u(X). t(X) :- w(X). s(X) :- t(X). c(X) :- aq(X). d(X) :- c(X). "
-            "k(Q,N) :- question(Q,K), N = #count { F: f(Q,F) }. v(X) :- u(X). m(X) :- question(X,K), not v(X). "
-            "y(X) :- u(X). z :- y(X) : question(X,K). "
-            "#show r/2. #show n/1. #show s/1. #show d/1. #show k/2. #show m/1. #show z/0.")
-    facts = "question(1,attack). question(2,ca). opt(1,a,ff). u(3)."
-    stms: list = []
-    ast.parse_string(text, stms.append)
-    out = unfold(stms, {("question", 2), ("opt", 3), ("u", 1)})
-    rules = [str(x) for x in out if x.ast_type.name == "Rule"]
-    assert "r(Q,F) :- question(Q,attack); opt(Q,F,AslUnfold1)." in rules
-    assert not [r for r in rules if r.startswith(("aq(", "f("))]
-    assert "g(Q) :- opt(Q,F,O)." in rules and "s(X) :- t(X)." in rules  # negated; two rules
-    assert "c(X) :- question(X,attack)." in rules and "d(X) :- c(X)." in rules  # a chain
-    assert "k(Q,N) :- question(Q,K); N = #count { F: opt(Q,F,AslUnfold2) }." in rules  # an aggregate
-    assert "m(X) :- question(X,K); not u(X)." in rules and not [r for r in rules if r.startswith("v(")]
-    assert "y(X) :- u(X)." in rules  # read as a conditional literal's own literal
-    answers = [sorted(map(str, _toy_model(program, facts))) for program in (stms, out)]
-    assert answers[0] == answers[1] == ["d(1)", "k(1,1)", "k(2,0)", "m(1)", "m(2)", "n(2)", "r(1,a)", "s(3)"]
-    # given as facts too: stays
-    assert any(str(x).startswith("aq(") for x in unfold(stms, {("aq", 1)}))
-
-
 # --------------------------------------------------------------------------- clingo's C functions
 
 

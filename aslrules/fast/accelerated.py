@@ -34,7 +34,7 @@ from .batch import CASE_PRED, batch_program, case_independent
 from .cache import Cache
 from .program import input_signatures, parse_files, parse_text, program_text
 from .relevance import Domain, Relevance, never_holds, simplified
-from .views import Views, unfold
+from .views import Views
 
 _LIVE: weakref.WeakSet = weakref.WeakSet()
 
@@ -163,8 +163,6 @@ class Accelerated:
                 edits = {}
             program = [simplified(source[i], edits[i]) if i in edits else source[i]
                        for i in keep if source[i].ast_type not in self._dropped]
-            if not batch:
-                program = unfold(program, set(dom))
             found = (program, needed, None if batch else Views(program))
             if len(self._programs) >= 256:
                 self._programs.clear()
