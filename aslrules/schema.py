@@ -18,8 +18,6 @@ Field metadata (`Meta.extra`), read by the loader and the fact builder:
 Nothing here knows an ASL rule: the vocabularies are the format's words.
 """
 
-from __future__ import annotations
-
 import json
 from fractions import Fraction
 from typing import Annotated, Any, Literal, get_args

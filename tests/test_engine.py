@@ -233,6 +233,19 @@ def test_cache_is_made_then_read(made, tmp_path, monkeypatch) -> None:
     assert read.relevance().rules == FAST.relevance().rules
 
 
+def test_a_question_parses_only_the_statements_it_keeps(made, tmp_path, monkeypatch) -> None:
+    """From the cache, the KB's statements are texts parsed when first read (program.Statements):
+    one question parses those relevance pruning keeps, not the KB, and answers as before; every
+    statement parsed later is the statement the KB parses to."""
+    _copy(made, tmp_path, monkeypatch)
+    read = Accelerated()
+    assert read.program._parsed.count(None) == len(read.program)
+    assert shown(read.solve(CACHED[0])) == made[1][0]
+    parsed = len(read.program) - read.program._parsed.count(None)
+    assert 0 < parsed < len(read.program) / 2
+    assert [str(x) for x in read.program] == [str(x) for x in FAST.program]
+
+
 def test_damaged_cache_entries_are_rebuilt(made, tmp_path, monkeypatch) -> None:
     """A damaged entry reads as missing: the solver makes it again, answers the same, and stores
     it sound again."""

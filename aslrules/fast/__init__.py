@@ -27,7 +27,7 @@ from .. import solve as _plain
 from ..symbols import Fact, Term
 
 #: The version of this package's analyses and cache format: part of every cache key.
-VERSION = "6"
+VERSION = "7"
 
 
 class Solver(Protocol):

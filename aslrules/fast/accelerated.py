@@ -32,7 +32,7 @@ from ..symbols import Fact, Facts, Term
 from . import capi
 from .batch import CASE_PRED, batch_program, case_independent
 from .cache import Cache
-from .program import input_signatures, parse_files, parse_text, program_text
+from .program import Statements, input_signatures, parse_files, parse_text, program_text
 from .relevance import Domain, Relevance, never_holds, simplified
 from .views import Views
 
@@ -64,8 +64,7 @@ class Accelerated:
         self._relevance: Relevance | None = None
         self.program = self._load_program()
         self._shared: set[tuple[str, int]] | None = None
-        only_base = all(s.name == "base" and not s.parameters
-                        for s in self.program if s.ast_type == ast.ASTType.Program)
+        only_base = all(t == "#program base." for t in self.program.texts if t.startswith("#program"))
         self._dropped = (ast.ASTType.Defined, ast.ASTType.Program) if only_base else (ast.ASTType.Defined,)
         self._batch: list[ast.AST] | None = None
         self._programs: dict[tuple[frozenset, bool], tuple[list[ast.AST], set | None, Views | None]] = {}
@@ -81,25 +80,26 @@ class Accelerated:
 
     # ------------------------------------------------------------------ the KB and its analyses
 
-    def _load_program(self) -> list[ast.AST]:
-        """The KB as `program.parse_files` makes it, and (with pruning) its relevance analysis:
-        read from the cache, or made and cached."""
+    def _load_program(self) -> Statements:
+        """The KB as `program.parse_files` makes it (each statement parsed when first read), and
+        (with pruning) its relevance analysis: read from the cache, or made and cached."""
         entry = self._cache.read("program") if self._cache else None
         if entry is not None:
             try:
-                text, state = entry
-                program = parse_text(text)
-                if program is not None and self.prune:
-                    self._relevance = Relevance.from_state(state, len(program))
-                if program is not None and (self._relevance is not None or not self.prune):
-                    return program
+                texts, state = entry
+                if isinstance(texts, list) and all(isinstance(t, str) for t in texts):
+                    program = Statements(texts)
+                    if self.prune:
+                        self._relevance = Relevance.from_state(state, len(program))
+                    if self._relevance is not None or not self.prune:
+                        return program
             except (TypeError, ValueError):  # not the shape this version writes: made again
                 pass
             self._relevance = None
-        program = parse_files(self.files)
+        program = Statements.of(parse_files(self.files))
         if self._cache:
             self._relevance = Relevance(program)
-            self._cache.write("program", (program_text(program), self._relevance.state()))
+            self._cache.write("program", (program.texts, self._relevance.state()))
         return program
 
     def relevance(self) -> Relevance:
@@ -149,11 +149,14 @@ class Accelerated:
             relevance = self.relevance()
             # the batch program has one statement for each statement of the KB, in order
             keep, needed, edits = relevance.simplify(dom)
+            self.program.parse(keep)  # what is read below, in one call to the parser
             # a rule its simplification leaves false (`N = #inf, N > 0`) fires never: the analysis
             # again without it, until no more such rule (what only it could derive goes too)
+            # (only an aggregate become its value can: an edit that drops no aggregate element is
+            # not tried)
             dead: set[int] = set()
-            while found := {i for i, edit in edits.items()
-                            if i not in dead and never_holds(simplified(self.program[i], edit))}:
+            while found := {i for i, edit in edits.items() if i not in dead and any(edit.values())
+                            and never_holds(simplified(self.program[i], edit))}:
                 dead |= found
                 keep, needed, edits = relevance.simplify(dom, dead)
             # `#defined` only silences warnings; `#program base.` only repeats the default

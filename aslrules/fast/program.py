@@ -3,7 +3,7 @@ positive body atoms named, and the small predicate-level helpers the analyses sh
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 from pathlib import Path
 
 import clingo
@@ -31,6 +31,52 @@ def parse_text(text: str) -> list[ast.AST] | None:
 
 def program_text(stms: Sequence[ast.AST]) -> str:
     return "\n".join(str(x) for x in stms)
+
+
+class Statements(Sequence[ast.AST]):
+    """A program kept as its statements' texts (as `str` writes them), each parsed when first read:
+    a question reads about a tenth of the KB (relevance pruning), and parsing all of it is most of
+    what reading the cached KB costs."""
+
+    def __init__(self, texts: Sequence[str], parsed: Sequence[ast.AST] | None = None):
+        self.texts = list(texts)
+        self._parsed: list[ast.AST | None] = list(parsed) if parsed is not None else [None] * len(self.texts)
+
+    @classmethod
+    def of(cls, stms: Sequence[ast.AST]) -> Statements:
+        return cls([str(x) for x in stms], stms)
+
+    def __len__(self) -> int:
+        return len(self.texts)
+
+    def __getitem__(self, i):  # type: ignore[override]
+        if isinstance(i, slice):
+            return [self[k] for k in range(*i.indices(len(self)))]
+        found = self._parsed[i]
+        if found is None:
+            self.parse([i])
+            found = self._parsed[i]
+        return found
+
+    def __iter__(self):
+        self.parse(range(len(self)))
+        return iter(self._parsed)
+
+    def parse(self, indices: Iterable[int]) -> None:
+        """Parse the statements at `indices` not parsed yet, in one call to clingo's parser."""
+        todo = [i for i in indices if self._parsed[i] is None]
+        if not todo:
+            return
+        stms = parse_text("\n".join(self.texts[i] for i in todo))
+        if stms is None or len(stms) != len(todo):  # (never seen) one at a time
+            stms = []
+            for i in todo:
+                one = parse_text(self.texts[i])
+                if one is None or len(one) != 1:
+                    raise ValueError(f"a cached statement does not parse as one: {self.texts[i]!r}")
+                stms.extend(one)
+        for i, stm in zip(todo, stms):
+            self._parsed[i] = stm
 
 
 def input_signatures(files: Sequence[Path]) -> set[tuple[str, int]]:
