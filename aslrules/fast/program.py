@@ -3,7 +3,8 @@ positive body atoms named, and the small predicate-level helpers the analyses sh
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Sequence
+import re
+from collections.abc import Callable, Iterable, Sequence
 from pathlib import Path
 
 import clingo
@@ -100,6 +101,11 @@ class _NameAnonymous(ast.Transformer):
         return ast.Variable(x.location, f"AslAnon{self.count}")
 
 
+# a `_` standing alone in a statement's text: most statements have none, and their text (one call
+# into clingo) is cheaper than walking their AST (one call per node and field)
+_ANONYMOUS = re.compile(r"(?<![A-Za-z0-9_'])_(?![A-Za-z0-9_'])")
+
+
 def name_anonymous(stm: ast.AST) -> ast.AST:
     """`p(X,_)` in a positive body literal becomes `p(X,AslAnon1)`: the same rule, grounded faster.
 
@@ -113,7 +119,8 @@ def name_anonymous(stm: ast.AST) -> ast.AST:
     A rule with a body aggregate keeps every `_`: there the projection is what is wanted.
     `closest(Q,M) :- dist(Q,_,_), M = #min{ R : dist(Q,_,R) }` named would bind the two
     variables and instantiate the aggregate once per distance of Q, not once per Q."""
-    if stm.ast_type != ast.ASTType.Rule or any(_is_aggregate(lit) for lit in stm.body):
+    if stm.ast_type != ast.ASTType.Rule or not _ANONYMOUS.search(str(stm)) \
+            or any(_is_aggregate(lit) for lit in stm.body):
         return stm
     name = _NameAnonymous()
     body = [name(lit) if (lit.ast_type == ast.ASTType.Literal and lit.sign == ast.Sign.NoSign
@@ -140,17 +147,53 @@ def _sig(t: ast.AST) -> tuple[str, int] | None:
 def _atoms_in(node: ast.AST, out: list[tuple[str, int]]) -> None:
     """Every (name, arity) of a symbolic atom below `node`."""
 
-    class Collect(ast.Transformer):
-        def visit_SymbolicAtom(self, x: ast.AST) -> ast.AST:
-            # a pooled atom `p(a;b)` is a Pool of Functions
-            terms = x.symbol.arguments if x.symbol.ast_type == ast.ASTType.Pool else [x.symbol]
-            for t in terms:
-                if t.ast_type == ast.ASTType.Function:
-                    out.append((t.name, len(t.arguments)))
-                elif t.ast_type == ast.ASTType.SymbolicTerm and t.symbol.type == clingo.SymbolType.Function:
-                    out.append((t.symbol.name, len(t.symbol.arguments)))
-            return x
+    def found(x: ast.AST) -> None:
+        # a pooled atom `p(a;b)` is a Pool of Functions
+        symbol = x.symbol
+        kind = symbol.ast_type
+        for t in symbol.arguments if kind == ast.ASTType.Pool else [symbol]:
+            kind = t.ast_type
+            if kind == ast.ASTType.Function:
+                out.append((t.name, len(t.arguments)))
+            elif kind == ast.ASTType.SymbolicTerm and t.symbol.type == clingo.SymbolType.Function:
+                out.append((t.symbol.name, len(t.symbol.arguments)))
 
-    Collect()(node)
+    symbolic_atoms(node, found)
 
 
+_T = ast.ASTType
+# the fields of a node that may hold symbolic atoms; a term (an argument, a guard, an aggregate
+# element's tuple) never does
+_ATOM_FIELDS = {_T.Rule: ("head", "body"), _T.Literal: ("atom",), _T.ConditionalLiteral: ("literal", "condition"),
+                _T.BodyAggregate: ("elements",), _T.BodyAggregateElement: ("condition",),
+                _T.Aggregate: ("elements",), _T.HeadAggregate: ("elements",),
+                _T.HeadAggregateElement: ("condition",), _T.Disjunction: ("elements",)}
+_NO_ATOMS = (_T.Comparison, _T.BooleanConstant)
+
+
+def symbolic_atoms(node: ast.AST, visit: Callable[[ast.AST], None]) -> None:
+    """Call `visit` on every SymbolicAtom below `node`, reading only the fields that may hold one
+    (each field read is a call into clingo: a walk of every field costs several times more).  A
+    node of another kind (a theory atom, a statement other than a rule) is walked in full."""
+    kind = node.ast_type
+    if kind == _T.SymbolicAtom:
+        visit(node)
+    elif kind in _ATOM_FIELDS:
+        for name in _ATOM_FIELDS[kind]:
+            value = getattr(node, name)
+            if isinstance(value, ast.AST):
+                symbolic_atoms(value, visit)
+            else:
+                for x in value:
+                    symbolic_atoms(x, visit)
+    elif kind not in _NO_ATOMS:
+        _Visit(visit)(node)
+
+
+class _Visit(ast.Transformer):
+    def __init__(self, visit: Callable[[ast.AST], None]) -> None:
+        self.visit_found = visit
+
+    def visit_SymbolicAtom(self, x: ast.AST) -> ast.AST:
+        self.visit_found(x)
+        return x

@@ -8,7 +8,7 @@ import clingo
 from clingo import Symbol, ast
 
 from ..symbols import Fact, Facts
-from .program import _atoms_in, _sig
+from .program import _atoms_in, _sig, symbolic_atoms
 
 # --------------------------------------------------------------------------- relevance
 #
@@ -61,16 +61,21 @@ def _arg_spec(a: ast.AST) -> tuple:
             return ("tok", _symbol_token(a.symbol))
         return ("other",)
     if kind == ast.ASTType.Function and not a.external:
-        return ("tok", ("f", a.name, len(a.arguments)) if a.arguments or not a.name else ("c", a.name))
+        name, args = a.name, a.arguments
+        return ("tok", ("f", name, len(args)) if args or not name else ("c", name))
     if kind == ast.ASTType.BinaryOperation:
         return ("tok", _SCALAR)  # arithmetic gives a number (or nothing)
     return ("other",)
 
 
 def _atom_specs(t: ast.AST) -> tuple[tuple[str, int], tuple[tuple, ...]]:
+    """The signature and argument specs of an atom term `_sig` gives a signature for."""
     if t.ast_type == ast.ASTType.SymbolicTerm:
-        return _sig(t), tuple(("tok", _symbol_token(a)) for a in t.symbol.arguments)
-    return _sig(t), tuple(_arg_spec(a) for a in t.arguments)
+        symbol = t.symbol
+        args = symbol.arguments
+        return (symbol.name, len(args)), tuple(("tok", _symbol_token(a)) for a in args)
+    args = t.arguments
+    return (t.name, len(args)), tuple(_arg_spec(a) for a in args)
 
 
 def _head_atoms(node: ast.AST) -> list[ast.AST] | None:
@@ -79,14 +84,12 @@ def _head_atoms(node: ast.AST) -> list[ast.AST] | None:
     found: list[ast.AST] = []
     unknown: list[ast.AST] = []
 
-    class Collect(ast.Transformer):
-        def visit_SymbolicAtom(self, x: ast.AST) -> ast.AST:
-            terms = x.symbol.arguments if x.symbol.ast_type == ast.ASTType.Pool else [x.symbol]
-            for t in terms:
-                (found if _sig(t) is not None else unknown).append(t)
-            return x
+    def collect(x: ast.AST) -> None:
+        terms = x.symbol.arguments if x.symbol.ast_type == ast.ASTType.Pool else [x.symbol]
+        for t in terms:
+            (found if _sig(t) is not None else unknown).append(t)
 
-    Collect()(node)
+    symbolic_atoms(node, collect)
     return None if unknown else found
 
 
@@ -132,21 +135,26 @@ class Relevance:
             negated = []
             aggregates = []
             compared = []
+            # (each field read once: a read is a call into clingo)
             for j, lit in enumerate(s.body):
-                if lit.ast_type == ast.ASTType.Literal and lit.atom.ast_type == ast.ASTType.Comparison:
+                if lit.ast_type != ast.ASTType.Literal:
+                    continue
+                atom, sign = lit.atom, lit.sign
+                kind = atom.ast_type
+                if kind == ast.ASTType.Comparison:
                     test = _compared(lit, constants)
                     if test is not None:
                         compared.append(test)
-                if (lit.ast_type == ast.ASTType.Literal and lit.sign == ast.Sign.NoSign
-                        and lit.atom.ast_type == ast.ASTType.BodyAggregate):
+                elif kind == ast.ASTType.BodyAggregate and sign == ast.Sign.NoSign:
                     aggregates.append((j, [[_atom_specs(c.atom.symbol) for c in e.condition if _positive(c)]
-                                           for e in lit.atom.elements]))
-                if (lit.ast_type == ast.ASTType.Literal and lit.atom.ast_type == ast.ASTType.SymbolicAtom
-                        and _sig(lit.atom.symbol) is not None):
-                    if lit.sign == ast.Sign.NoSign:
-                        body.append(_atom_specs(lit.atom.symbol))
-                    elif lit.sign == ast.Sign.Negation:
-                        negated.append((j, *_atom_specs(lit.atom.symbol)))
+                                           for e in atom.elements]))
+                elif kind == ast.ASTType.SymbolicAtom and sign != ast.Sign.DoubleNegation:
+                    symbol = atom.symbol
+                    if _sig(symbol) is not None:
+                        if sign == ast.Sign.NoSign:
+                            body.append(_atom_specs(symbol))
+                        else:
+                            negated.append((j, *_atom_specs(symbol)))
             heads = [_atom_specs(t) for t in head_atoms]
             uses: list[tuple[str, int]] = []
             _atoms_in(s.head, uses)
