@@ -333,41 +333,30 @@ def _toy_model(program: list, facts: str) -> list:
 
 def test_the_atoms_of_a_statement_are_found_reading_only_the_fields_that_hold_them() -> None:
     """program.symbolic_atoms reads only the fields that may hold an atom (a term never does), and
-    walks a node of another kind in full: it finds what a walk of every field finds, on every
-    statement of the KB and on heads and bodies of every kind (pools, aggregates of both kinds,
-    disjunctions, conditional literals, a theory atom)."""
+    walks a node of another kind in full: it visits the atoms a walk of every field visits
+    (program._Visit, clingo's Transformer), in the same order, on every statement of the KB and on
+    heads and bodies of every kind (pools, aggregates of both kinds, disjunctions, conditional
+    literals, a theory atom); _atoms_in names their predicates."""
     from clingo import ast
 
-    from aslrules.fast.program import _atoms_in
-
-    class Every(ast.Transformer):
-        def __init__(self) -> None:
-            self.found: list = []
-
-        def visit_SymbolicAtom(self, x):
-            symbol = x.symbol
-            for t in symbol.arguments if symbol.ast_type == ast.ASTType.Pool else [symbol]:
-                if t.ast_type == ast.ASTType.Function:
-                    self.found.append((t.name, len(t.arguments)))
-                elif t.ast_type == ast.ASTType.SymbolicTerm:
-                    self.found.append((t.symbol.name, len(t.symbol.arguments)))
-            return x
+    from aslrules.fast.program import _atoms_in, _Visit, symbolic_atoms
 
     toy: list = []
     ast.parse_string("#theory t { s { }; &g/0: s, any }. "
                      "a(X;Y) :- b(X,Y), not c(X), X = #count { Z: d(Z), not e(Z) }, f(W) : g(W). "
-                     "h ; i(1) : j. 2 { k(X) : l(X); m } :- 1 < #sum { 1,X: o(X), not y(X) }. #sum { 1,X: n(X) : o(X) } :- z. "
+                     "h ; i(1) : j. 2 { k(X) : l(X); m } :- 1 < #sum { 1,X: o(X), not y(X) }. "
+                     "#sum { 1,X: n(X) : o(X) } :- z. "
                      "p(f(q)) :- &g { u: r(1) }. s(X) :- t(X), X < 3, not not v. #show w : x.", toy.append)
-    in_toy: list = []
-    kb = parse_files(kb_files())
-    for k, stm in enumerate([*kb, *toy]):
+    for stm in [*parse_files(kb_files()), *toy]:
         ours: list = []
-        _atoms_in(stm, ours)
-        every = Every()
-        every(stm)
-        assert ours == every.found, str(stm)
-        in_toy.extend(ours if k >= len(kb) else [])
-    assert set(in_toy) >= {
+        every: list = []
+        symbolic_atoms(stm, lambda x: ours.append(str(x)))
+        _Visit(lambda x: every.append(str(x)))(stm)
+        assert ours == every, str(stm)
+    names: list = []
+    for stm in toy:
+        _atoms_in(stm, names)
+    assert set(names) >= {
         ("a", 1), ("b", 2), ("c", 1), ("d", 1), ("e", 1), ("f", 1), ("g", 1), ("h", 0), ("i", 1), ("j", 0),
         ("k", 1), ("l", 1), ("m", 0), ("n", 1), ("o", 1), ("y", 1), ("z", 0), ("r", 1), ("s", 1), ("t", 1),
         ("v", 0), ("x", 0)}

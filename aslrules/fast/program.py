@@ -148,10 +148,7 @@ def _atoms_in(node: ast.AST, out: list[tuple[str, int]]) -> None:
     """Every (name, arity) of a symbolic atom below `node`."""
 
     def found(x: ast.AST) -> None:
-        # a pooled atom `p(a;b)` is a Pool of Functions
-        symbol = x.symbol
-        kind = symbol.ast_type
-        for t in symbol.arguments if kind == ast.ASTType.Pool else [symbol]:
+        for t in atom_terms(x):
             kind = t.ast_type
             if kind == ast.ASTType.Function:
                 out.append((t.name, len(t.arguments)))
@@ -159,6 +156,12 @@ def _atoms_in(node: ast.AST, out: list[tuple[str, int]]) -> None:
                 out.append((t.symbol.name, len(t.symbol.arguments)))
 
     symbolic_atoms(node, found)
+
+
+def atom_terms(x: ast.AST) -> list[ast.AST]:
+    """The terms of a SymbolicAtom: its symbol, or the Functions of a pooled atom `p(a;b)`."""
+    symbol = x.symbol
+    return symbol.arguments if symbol.ast_type == ast.ASTType.Pool else [symbol]
 
 
 _T = ast.ASTType

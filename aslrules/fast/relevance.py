@@ -8,7 +8,7 @@ import clingo
 from clingo import Symbol, ast
 
 from ..symbols import Fact, Facts
-from .program import _atoms_in, _sig, symbolic_atoms
+from .program import _atoms_in, _sig, atom_terms, symbolic_atoms
 
 # --------------------------------------------------------------------------- relevance
 #
@@ -85,8 +85,7 @@ def _head_atoms(node: ast.AST) -> list[ast.AST] | None:
     unknown: list[ast.AST] = []
 
     def collect(x: ast.AST) -> None:
-        terms = x.symbol.arguments if x.symbol.ast_type == ast.ASTType.Pool else [x.symbol]
-        for t in terms:
+        for t in atom_terms(x):
             (found if _sig(t) is not None else unknown).append(t)
 
     symbolic_atoms(node, collect)
