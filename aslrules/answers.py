@@ -131,9 +131,10 @@ class Answer:
 
 def _json(v: Any) -> Any:
     """A figure's value for JSON: Fractions as int or float, tuples as lists, keys as text."""
-    if type(v) in _PLAIN:  # most values: written as they are
+    t = type(v)
+    if t in _PLAIN:  # most values: written as they are
         return v
-    if isinstance(v, Fraction):
+    if t is Fraction or isinstance(v, Fraction):  # (an ABC: isinstance is slow, and rarely needed)
         return int(v) if v.denominator == 1 else float(v)
     if isinstance(v, (tuple, list)):
         return [_json(x) for x in v]
@@ -166,9 +167,10 @@ def read_answers(atoms: list[Term]) -> dict[Any, Answer]:
 
     Each question's atoms are read in clingo's order of symbols (the same answers each time);
     the questions too.  The atoms are put in slots (a question's, then its predicate's), and
-    only a slot of more than one atom is sorted, with the sort keys of shared values (ids,
-    rule ids, templates) made once, as the texts of reasons' arguments are: a listing has
-    hundreds of thousands of atoms, most of them alone in their slot (a verdict, a rank)."""
+    only a slot of more than one atom is sorted.  A value's sort key, its Python value and its
+    text in a reason are each made once (`_Memo`): a listing has hundreds of thousands of
+    atoms, most of them alone in their slot (a verdict, a rank), and a few thousand values
+    (ids, rule ids, templates) shared by all of them."""
     groups: dict[Value, list[list[tuple]]] = {}
     slot_of, n_slots = _SLOT.get, len(_PROTOCOL)
     for name, args in atoms:
@@ -181,44 +183,55 @@ def read_answers(atoms: list[Term]) -> dict[Any, Answer]:
         if group is None:
             group = groups[args[0]] = [[] for _ in range(n_slots)]
         group[k].append(args)
-    memo: dict[int, tuple] = {}  # id of a value -> its sort key; `atoms` keeps every value alive
-
-    def key(v: Value) -> tuple:  # symbols.sort_key, memoized (the reader makes each value once)
-        k = memo.get(id(v))
-        if k is None:
-            t = type(v)
-            if t is str:
-                k = (2, v)
-            elif t is int:
-                k = (0, v)
-            else:
-                k = (3, len(v.arguments), v.name, tuple(map(key, v.arguments))) if v.arguments else (1, v.name)
-            memo[id(v)] = k
-        return k
+    key = _sort_keys()
 
     def args_key(args: tuple) -> tuple:  # sort_key of an atom of a slot, less what the slot shares
         return tuple(map(key, args[1:]))
 
-    texts: dict[int, str] = {}  # id of a value -> its text in a reason
-
-    def text(v: Value) -> str:
-        t = texts.get(id(v))
-        if t is None:
-            t = texts[id(v)] = shown_text(v)
-        return t
-
+    py, text = _Memo(to_python).__getitem__, _Memo(shown_text).__getitem__
     answers: dict[Any, Answer] = {}
     for q in sorted(groups, key=key):
         group = groups[q]
         for slot in group:
             if len(slot) > 1:
                 slot.sort(key=args_key)
-        answers[q] = _answer(q, group, text)
+        answers[q] = _answer(q, group, py, text)
     return answers
 
 
-def _answer(q: Value, group: list[list[tuple]], text: Callable[[Value], str] = shown_text) -> Answer:
-    """One question's Answer from its atoms' arguments, by predicate (`_PROTOCOL`), in clingo's order."""
+class _Memo(dict):
+    """value -> f(value), each made on first use."""
+
+    __slots__ = ("f",)
+
+    def __init__(self, f: Callable[[Value], Any]):
+        super().__init__()
+        self.f = f
+
+    def __missing__(self, v: Value) -> Any:
+        r = self[v] = self.f(v)
+        return r
+
+
+def _sort_keys() -> Callable[[Value], tuple]:
+    """symbols.sort_key (clingo's order of symbols), memoized, a function's arguments too."""
+
+    def sort_key(v: Value) -> tuple:
+        t = type(v)
+        if t is str:
+            return (2, v)
+        if t is int:
+            return (0, v)
+        return (3, len(v.arguments), v.name, tuple(map(key, v.arguments))) if v.arguments else (1, v.name)
+
+    key = _Memo(sort_key).__getitem__
+    return key
+
+
+def _answer(q: Value, group: list[list[tuple]], py: Callable[[Value], Any] = to_python,
+            text: Callable[[Value], str] = shown_text) -> Answer:
+    """One question's Answer from its atoms' arguments, by predicate (`_PROTOCOL`), in clingo's order;
+    `py` and `text`: to_python and shown_text (or their memos)."""
     question, verdict, figure3, role, figure4, list_rank, reason, figure_part, figure_reason = group
     ans = Answer(qid=q)
     for a in question:
@@ -227,27 +240,25 @@ def _answer(q: Value, group: list[list[tuple]], text: Callable[[Value], str] = s
         ans.verdict = a[1].name
     several: dict[str, list[Any]] = {}  # unkeyed figures, collected before they collapse
     for a in figure3:
-        several.setdefault(a[1].name, []).append(to_python(a[2]))
+        several.setdefault(a[1].name, []).append(py(a[2]))
+    roles, figures = ans.roles, ans.figures
     for a in role:
-        ans.roles.setdefault(a[1].name, []).append(to_python(a[2]))
+        roles.setdefault(a[1].name, []).append(py(a[2]))
     for a in figure4:
-        ans.figures.setdefault(a[1].name, {})[_key(a[2])] = to_python(a[3])
+        figures.setdefault(a[1].name, {})[None if a[2] == _NONE else py(a[2])] = py(a[3])
     for a in list_rank:
-        ans.rank = (a[1], a[2], a[3], a[4])
+        ans.rank = a[1:]
     for a in reason:
         ans.reasons.append(Reason(a[2], render(a[3], a[4], text), a[1].name))
     for a in figure_part:
         ans.parts.setdefault(a[1].name, []).append(Part(a[2], render(a[3], a[4], text), a[5]))
     for a in figure_reason:
         by_key = ans.figure_reasons.setdefault(a[1].name, {})
-        by_key.setdefault(_key(a[2]), []).append(Reason(a[3], render(a[4], a[5], text)))
+        by_key.setdefault(None if a[2] == _NONE else py(a[2]), []).append(Reason(a[3], render(a[4], a[5], text)))
     for name, values in several.items():
-        ans.figures[name] = values[0] if len(values) == 1 else values
+        figures[name] = values[0] if len(values) == 1 else values
     return ans
 
 
-def _key(v: Value) -> Any:
-    """A figure's key: an id, or None for the KB's `none`."""
-    if isinstance(v, Term) and v.name == "none" and not v.arguments:
-        return None
-    return to_python(v)
+#: A figure's key `none`: no key (None).
+_NONE = Term("none")

@@ -115,12 +115,18 @@ def listing_groups(answers: list[Answer]) -> list[dict[str, Any]]:
     """A listing's answers (in the KB's order, Answer.sort_key) grouped by target Location: each
     group's Location, targets, how many attacks of each verdict, and its answers' indices."""
     groups: dict[Any, dict[str, Any]] = {}
+    targets: dict[Any, dict[str, None]] = {}  # per group its targets' texts, in order
     for i, a in enumerate(answers):
         where = str(a.rank[0]) if a.rank else None
-        g = groups.setdefault(where, {"at": where, "targets": [], **{v: 0 for v in VERDICTS}, "answers": []})
-        g["targets"] += [value_text(t) for t in a.targets if value_text(t) not in g["targets"]]
+        g = groups.get(where)
+        if g is None:
+            g = groups[where] = {"at": where, "targets": [], **{v: 0 for v in VERDICTS}, "answers": []}
+            targets[where] = {}
+        targets[where].update(dict.fromkeys(map(value_text, a.targets)))
         g[a.verdict] = g.get(a.verdict, 0) + 1
         g["answers"].append(i)
+    for where, g in groups.items():
+        g["targets"] = list(targets[where])
     return list(groups.values())
 
 
