@@ -140,7 +140,7 @@ def _cmd_ask(args: argparse.Namespace) -> int:
     # collector's passes over its hundreds of thousands of objects (a listing) free nothing and
     # cost about a seventh of the command (docs/performance.md).
     gc.disable()
-    from .render import VERDICTS, answer_lines, listing_groups, listing_lines
+    from .render import answer_lines, listing_lines, listing_summary
 
     sit = _load(args.file)
     questions = sit.expect + sit.ask
@@ -162,8 +162,7 @@ def _cmd_ask(args: argparse.Namespace) -> int:
     if args.format == "json":
         from .jsontext import write_json
 
-        listing = {} if questions else {"listing": {
-            **{v: sum(1 for a in answers if a.verdict == v) for v in VERDICTS}, "groups": listing_groups(answers)}}
+        listing = {} if questions else {"listing": listing_summary(answers)}
         write_json(sys.stdout, {"file": args.file, "title": sit.title, "answers": None, **listing}, "answers",
                    (a.as_dict() for a in answers))
         return 0

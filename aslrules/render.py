@@ -130,6 +130,12 @@ def listing_groups(answers: list[Answer]) -> list[dict[str, Any]]:
     return list(groups.values())
 
 
+def listing_summary(answers: list[Answer]) -> dict[str, Any]:
+    """A listing's JSON head (`aslrules ask --format json` with no question): how many attacks of
+    each verdict, and listing_groups."""
+    return {**{v: sum(1 for a in answers if a.verdict == v) for v in VERDICTS}, "groups": listing_groups(answers)}
+
+
 def listing_lines(answers: list[Answer], indent: str = "", full: bool = False) -> list[str]:
     """A listing (`aslrules ask` with no question), in the KB's order (Answer.sort_key): per target
     Location a head line with the counts, then the mandatory and allowed attacks in full, then one
