@@ -12,7 +12,7 @@ from typing import Any
 
 from .facts import SCALE
 from .model import fmt_number
-from .symbols import Term, Value
+from .symbols import Memo, Term, Value
 
 
 def to_python(v: Value) -> Any:
@@ -168,7 +168,7 @@ def read_answers(atoms: list[Term]) -> dict[Any, Answer]:
     Each question's atoms are read in clingo's order of symbols (the same answers each time);
     the questions too.  The atoms are put in slots (a question's, then its predicate's), and
     only a slot of more than one atom is sorted.  A value's sort key, its Python value and its
-    text in a reason are each made once (`_Memo`): a listing has hundreds of thousands of
+    text in a reason are each made once (`Memo`): a listing has hundreds of thousands of
     atoms, most of them alone in their slot (a verdict, a rank), and a few thousand values
     (ids, rule ids, templates) shared by all of them."""
     groups: dict[Value, list[list[tuple]]] = {}
@@ -188,7 +188,7 @@ def read_answers(atoms: list[Term]) -> dict[Any, Answer]:
     def args_key(args: tuple) -> tuple:  # sort_key of an atom of a slot, less what the slot shares
         return tuple(map(key, args[1:]))
 
-    py, text = _Memo(to_python).__getitem__, _Memo(shown_text).__getitem__
+    py, text = Memo(to_python).__getitem__, Memo(shown_text).__getitem__
     answers: dict[Any, Answer] = {}
     for q in sorted(groups, key=key):
         group = groups[q]
@@ -197,20 +197,6 @@ def read_answers(atoms: list[Term]) -> dict[Any, Answer]:
                 slot.sort(key=args_key)
         answers[q] = _answer(q, group, py, text)
     return answers
-
-
-class _Memo(dict):
-    """value -> f(value), each made on first use."""
-
-    __slots__ = ("f",)
-
-    def __init__(self, f: Callable[[Value], Any]):
-        super().__init__()
-        self.f = f
-
-    def __missing__(self, v: Value) -> Any:
-        r = self[v] = self.f(v)
-        return r
 
 
 def _sort_keys() -> Callable[[Value], tuple]:
@@ -224,7 +210,7 @@ def _sort_keys() -> Callable[[Value], tuple]:
             return (0, v)
         return (3, len(v.arguments), v.name, tuple(map(key, v.arguments))) if v.arguments else (1, v.name)
 
-    key = _Memo(sort_key).__getitem__
+    key = Memo(sort_key).__getitem__
     return key
 
 

@@ -15,7 +15,7 @@ functions (aslrules/fast/capi.py).
 from __future__ import annotations
 
 from collections import defaultdict
-from collections.abc import Iterable, Iterator, Sequence
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from typing import Any, NamedTuple
 
 from clingo import Backend, Function, Symbol, SymbolType
@@ -69,6 +69,21 @@ class Term(NamedTuple):
         return f"{self.name}({args})" if self.arguments else self.name
 
     __repr__ = __str__
+
+
+class Memo(dict):
+    """key -> f(key), each made on first use: the values read from symbols (by their codes) and what
+    is made of them (sort keys, texts) repeat across a listing's hundreds of thousands of atoms."""
+
+    __slots__ = ("f",)
+
+    def __init__(self, f: Callable[[Any], Any]):
+        super().__init__()
+        self.f = f
+
+    def __missing__(self, key: Any) -> Any:
+        r = self[key] = self.f(key)
+        return r
 
 
 def _text(v: Value) -> str:

@@ -22,7 +22,7 @@ from typing import Any
 import clingo
 from clingo import Function, Symbol, ast
 
-from ..symbols import Term, Value
+from ..symbols import Memo, Term, Value
 from ..symbols import read_atoms as read_atoms_public
 
 #: clingo versions (major, minor) whose private cffi bindings this module was verified on.
@@ -247,7 +247,7 @@ def _make_reader() -> Callable[[Sequence[int]], list[Value]]:
             return function(rep)
         return Term(str(Symbol(rep)))
 
-    known = _Values(read)
+    known = Memo(read)  # code -> value
     value = known.__getitem__
 
     def function(rep: int) -> Term:
@@ -271,17 +271,3 @@ def _make_reader() -> Callable[[Sequence[int]], list[Value]]:
                     names.clear()
 
     return atoms
-
-
-class _Values(dict):
-    """code -> value, each read on first use (by `read`)."""
-
-    __slots__ = ("read",)
-
-    def __init__(self, read: Callable[[int], Value]):
-        super().__init__()
-        self.read = read
-
-    def __missing__(self, rep: int) -> Value:
-        v = self[rep] = self.read(rep)
-        return v
