@@ -12,7 +12,7 @@ from typing import Any
 
 from .facts import SCALE
 from .model import fmt_number
-from .symbols import Memo, Term, Value
+from .symbols import Memo, Term, Value, sort_key
 
 
 def to_python(v: Value) -> Any:
@@ -201,16 +201,7 @@ def read_answers(atoms: list[Term]) -> dict[Any, Answer]:
 
 def _sort_keys() -> Callable[[Value], tuple]:
     """symbols.sort_key (clingo's order of symbols), memoized, a function's arguments too."""
-
-    def sort_key(v: Value) -> tuple:
-        t = type(v)
-        if t is str:
-            return (2, v)
-        if t is int:
-            return (0, v)
-        return (3, len(v.arguments), v.name, tuple(map(key, v.arguments))) if v.arguments else (1, v.name)
-
-    key = Memo(sort_key).__getitem__
+    key = Memo(lambda v: sort_key(v, key)).__getitem__
     return key
 
 

@@ -140,7 +140,7 @@ def _cmd_ask(args: argparse.Namespace) -> int:
     # collector's passes over its hundreds of thousands of objects (a listing) free nothing and
     # cost about a seventh of the command (docs/performance.md).
     gc.disable()
-    from .render import answer_lines, listing_lines, listing_summary
+    from .render import answer_lines, listing_lines, write_answers_json
 
     sit = _load(args.file)
     questions = sit.expect + sit.ask
@@ -160,11 +160,7 @@ def _cmd_ask(args: argparse.Namespace) -> int:
     if args.firer is not None and questions:  # declared questions: show those the firer takes part in
         answers = [a for a in answers if owned[args.firer] & set(a.firers)]
     if args.format == "json":
-        from .jsontext import write_json
-
-        listing = {} if questions else {"listing": listing_summary(answers)}
-        write_json(sys.stdout, {"file": args.file, "title": sit.title, "answers": None, **listing}, "answers",
-                   (a.as_dict() for a in answers))
+        write_answers_json(sys.stdout, args.file, sit.title, answers, listing=not questions)
         return 0
     out = [f"{args.file}: {sit.title}" if sit.title else args.file]
     if not answers and questions:

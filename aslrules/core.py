@@ -20,6 +20,7 @@ from .inputcheck import raise_input_errors
 from .loader import case_files, load_file
 from .model import Expectation, Situation, parse_location
 from .schema import ABSENT
+from .symbols import Term
 
 @cache
 def engine() -> Solver:
@@ -61,7 +62,13 @@ def ask(sit: Situation, *, firer: str | None = None, target: str | None = None, 
     fb = build_facts(sit, list_options=listing, firer=firer, target=target, full=full, asked=True)
     atoms = eng.solve(fb.facts, few=not listing and len(sit.expect) + len(sit.ask) <= FEW)
     raise_input_errors(sit, atoms)
-    answers = read_answers(atoms)  # the questions by number, then the listed options
+    return ordered_answers(atoms)
+
+
+def ordered_answers(atoms: list[Term]) -> list[Answer]:
+    """The answers of a situation's shown atoms: its questions by number, then the listed options
+    in the KB's order (Answer.sort_key)."""
+    answers = read_answers(atoms)
     numbered = sorted(k for k in answers if isinstance(k, int))
     listed = sorted((a for k, a in answers.items() if not isinstance(k, int)), key=Answer.sort_key)
     return [answers[k] for k in numbered] + listed

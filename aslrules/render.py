@@ -6,7 +6,7 @@ its reasons, then each figure with its parts and reasons below it."""
 from __future__ import annotations
 
 from fractions import Fraction
-from typing import Any
+from typing import Any, TextIO
 
 from .answers import Answer, fmt_number
 from .core import Outcome
@@ -130,10 +130,14 @@ def listing_groups(answers: list[Answer]) -> list[dict[str, Any]]:
     return list(groups.values())
 
 
-def listing_summary(answers: list[Answer]) -> dict[str, Any]:
-    """A listing's JSON head (`aslrules ask --format json` with no question): how many attacks of
-    each verdict, and listing_groups."""
-    return {**{v: sum(1 for a in answers if a.verdict == v) for v in VERDICTS}, "groups": listing_groups(answers)}
+def write_answers_json(out: TextIO, file: str, title: str | None, answers: list[Answer], *, listing: bool) -> None:
+    """`aslrules ask --format json`: the file, its title, the answers and (a `listing`, no question
+    asked) how many attacks of each verdict and listing_groups."""
+    from .jsontext import write_json
+
+    head = {"listing": {**{v: sum(1 for a in answers if a.verdict == v) for v in VERDICTS},
+                        "groups": listing_groups(answers)}} if listing else {}
+    write_json(out, {"file": file, "title": title, "answers": None, **head}, "answers", (a.as_dict() for a in answers))
 
 
 def listing_lines(answers: list[Answer], indent: str = "", full: bool = False) -> list[str]:

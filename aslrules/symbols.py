@@ -92,15 +92,17 @@ def _text(v: Value) -> str:
     return str(v)
 
 
-def sort_key(v: Value) -> tuple:
-    """clingo's order of symbols, for values read by `read_atoms`."""
-    if isinstance(v, int):
-        return (0, v)
-    if isinstance(v, str):
+def sort_key(v: Value, arg_key: Callable[[Value], tuple] | None = None) -> tuple:
+    """clingo's order of symbols, for values read by `read_atoms`; a function's arguments keyed by
+    `arg_key` (a memo of this function: aslrules/answers.py), by default by this function."""
+    t = type(v)
+    if t is str:
         return (2, v)
+    if t is int:
+        return (0, v)
     if not v.arguments:
         return (1, v.name)
-    return (3, len(v.arguments), v.name, tuple(map(sort_key, v.arguments)))
+    return (3, len(v.arguments), v.name, tuple(map(arg_key or sort_key, v.arguments)))
 
 
 # --------------------------------------------------------------------------- facts in, atoms out

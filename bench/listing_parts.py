@@ -10,7 +10,7 @@ its cache read first, the cyclic collector off as `aslrules ask` has it:
 * the listing of bench/run.py's generated situation (`listing_situation`), part by part as
   `aslrules ask FILE --format json` makes it: the facts, the pruning, the Control with the pruned
   program and the facts, grounding, solving (the model's shown symbols), reading them, the answers
-  (aslrules.answers.read_answers and the listing's order), the JSON data and text;
+  (aslrules.core.ordered_answers: read_answers and the listing's order), the JSON data and text;
 * the floor: the same shown atoms given to a new Control as facts, with nothing to derive, then
   the same grounding, model, reading, answers and JSON.  Less the facts going in (the Python
   backend's cost of adding atoms that already exist, which the KB does not pay), it is what the
@@ -42,11 +42,9 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 from run import listing_situation  # noqa: E402
 
 from aslrules import core  # noqa: E402
-from aslrules.answers import Answer, read_answers  # noqa: E402
 from aslrules.fast import capi  # noqa: E402
-from aslrules.jsontext import write_json  # noqa: E402
 from aslrules.loader import load_file  # noqa: E402
-from aslrules.render import listing_summary  # noqa: E402
+from aslrules.render import write_answers_json  # noqa: E402
 from aslrules.symbols import Facts  # noqa: E402
 
 
@@ -72,22 +70,12 @@ def answers_and_json(parts: Parts, prefix: str, symbols: list) -> int:
     `aslrules ask --format json` does); returns the JSON's length."""
     atoms = capi.read_symbols(symbols)
     parts.done(f"{prefix}read")
-    answers = read_answers(atoms)
-    listed = sorted(answers.values(), key=Answer.sort_key)
+    listed = core.ordered_answers(atoms)
     parts.done(f"{prefix}answers")
     out = io.StringIO()
-    write_json(out, {"file": "-", "title": "", "answers": None, "listing": listing_summary(listed)}, "answers",
-               (a.as_dict() for a in listed))
+    write_answers_json(out, "-", "", listed, listing=True)
     parts.done(f"{prefix}json")
     return len(out.getvalue())
-
-
-def model_symbols(ctl: clingo.Control) -> list:
-    ctl.ground([("base", [])])
-    with ctl.solve(yield_=True) as handle:
-        for m in handle:
-            return capi.model_symbols(m)
-    raise SystemExit("no model")
 
 
 def listing_round(parts: Parts, path: Path) -> list:
@@ -125,7 +113,7 @@ def floor_round(parts: Parts, shown: list) -> None:
         for s in shown:
             backend.add_rule([backend.add_atom(s)])
     parts.done("floor: facts in")
-    symbols = model_symbols(ctl)
+    symbols = core.engine()._model(ctl)
     parts.done("floor: grounding and model")
     del ctl
     answers_and_json(parts, "floor: ", symbols)
