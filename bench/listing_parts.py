@@ -85,7 +85,7 @@ def listing_round(parts: Parts, path: Path) -> list:
     sit = load_file(path)
     facts = Facts.of(core.build_facts(sit, list_options=True, asked=True).facts)
     parts.done("facts")
-    program, needed, _ = eng._pruned(eng.relevance().domain(facts), batch=False)
+    program, needed = eng.pruned(facts)
     parts.done("pruning")
     ctl = eng._control(program)
     eng._add_facts(ctl, facts, keep=needed)
