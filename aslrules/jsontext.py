@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterable
+from itertools import islice
 from typing import Any, TextIO
 
 import msgspec
@@ -28,21 +29,27 @@ def json_text(obj: Any) -> str:
     return text if text.isascii() else _NON_ASCII.sub(_escape, text)
 
 
-def write_json(out: TextIO, obj: dict[str, Any], key: str, items: Iterable[Any]) -> None:
-    """Write `json_text(obj)`, with `obj[key]` the list of `items`, and a newline, one item at a
-    time: a listing's answers are made into data and text one by one, never all held as data and
-    as one text at once (at 250 units a side that text is 70 MB).  The text is json_text's."""
+def write_json(out: TextIO, obj: dict[str, Any], key: str, items: Iterable[Any], chunk: int = 256) -> None:
+    """Write `json_text(obj)`, with `obj[key]` the list of `items`, and a newline, `chunk` items at
+    a time: a listing's answers are made into data and text a few hundred at once, never all held
+    as data and as one text at once (at 250 units a side that text is 70 MB).  The text is
+    json_text's: a chunk is written as the list of a key of an object, so its items come indented
+    as `obj[key]`'s (four spaces), and the text around them is cut off."""
     rest = iter(items)
-    first = next(rest, _NONE)
-    if first is _NONE:
+    batch = list(islice(rest, chunk))
+    if not batch:
         out.write(json_text({**obj, key: []}) + "\n")
         return
     marker = "\x00item"
     head, _, tail = json_text({**obj, key: [marker]}).partition(f'    "{json_text(marker)[1:-1]}"')
-    out.write(head + "    " + json_text(first).replace("\n", "\n    "))
-    for item in rest:
-        out.write(",\n    " + json_text(item).replace("\n", "\n    "))
+    out.write(head)
+    while batch:
+        out.write(json_text({"": batch})[_CUT_HEAD:-_CUT_TAIL])
+        batch = list(islice(rest, chunk))
+        if batch:
+            out.write(",\n")
     out.write(tail + "\n")
 
 
-_NONE = object()
+# json_text({"": items}) is '{\n  "": [\n' + the items, each indented by four spaces + '\n  ]\n}'
+_CUT_HEAD, _CUT_TAIL = len('{\n  "": [\n'), len("\n  ]\n}")

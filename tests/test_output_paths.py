@@ -20,14 +20,16 @@ def test_json_text_is_the_standard_indented_json() -> None:
 
 
 def test_json_written_item_by_item_is_the_same_text() -> None:
-    """A listing's answers are written one at a time (write_json): the same text as json.dumps of
-    the whole, with no item, one, or several (nested, non-ASCII, with newlines in strings)."""
+    """A listing's answers are written a chunk at a time (write_json): the same text as json.dumps of
+    the whole, with no item, one, or several (nested, non-ASCII, with newlines in strings), in
+    chunks of one, of two (the last one short) and of more than all."""
     items = [{"question": "q(\"a\")", "reasons": [{"text": "\u00e9\nx"}], "figures": {}}, [], {"n": [1, [2, {}]]}]
     for k in range(len(items) + 1):
         whole = {"file": "f.yaml", "title": "\u00e9", "answers": items[:k], "listing": {"groups": []}}
-        out = io.StringIO()
-        write_json(out, {**whole, "answers": None}, "answers", iter(items[:k]))
-        assert out.getvalue() == json.dumps(whole, indent=2) + "\n"
+        for chunk in (1, 2, 256):
+            out = io.StringIO()
+            write_json(out, {**whole, "answers": None}, "answers", iter(items[:k]), chunk=chunk)
+            assert out.getvalue() == json.dumps(whole, indent=2) + "\n"
 
 
 def _rule(text: str) -> ast.AST:
