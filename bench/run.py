@@ -183,7 +183,7 @@ def clingo_alone(files: list[str], facts: str) -> int:
 # peak of the process's own memory; the rusage of a child (ru_maxrss) would also count the bench
 # process it was forked from.
 _CLI = """
-import atexit, runpy, sys
+import atexit, os, runpy, sys
 def _peak():
     try:
         with open("/proc/self/status") as f:
@@ -193,6 +193,12 @@ def _peak():
     except OSError:
         pass
 atexit.register(_peak)
+_exit = os._exit
+def _exit_reporting(code):  # `ask` and `check` end the process at once (aslrules/cli.py _done)
+    _peak()
+    sys.stderr.flush()
+    _exit(code)
+os._exit = _exit_reporting
 sys.argv = ["aslrules", *sys.argv[1:]]
 runpy.run_module("aslrules", run_name="__main__")
 """
@@ -214,6 +220,12 @@ def _report():
                 peak = int(line.split()[1])
     sys.stderr.write(f"\\nbench-listing {time.process_time() - start} {peak}\\n")
 atexit.register(_report)
+_exit = os._exit
+def _exit_reporting(code):  # `ask` ends the process at once (aslrules/cli.py _done)
+    _report()
+    sys.stderr.flush()
+    _exit(code)
+os._exit = _exit_reporting
 sys.argv = ["aslrules", *sys.argv[1:]]
 runpy.run_module("aslrules", run_name="__main__")
 """

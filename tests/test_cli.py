@@ -177,6 +177,24 @@ def test_listing_mode_lists_every_defender() -> None:
     assert firers == {"g-467", "g-lmg"}  # the 8-1 has no FP of his own; the Russians attack
 
 
+def test_the_program_ends_with_its_output_whole(tmp_path: Path) -> None:
+    """`aslrules ask` and `check` as a program (cli.run) end the process as soon as their output is
+    out (cli._done: nothing freed first): the listing's JSON is whole and the same as `main`
+    writes in a process that goes on (this one), and `check` keeps its exit status."""
+    path = ROOT / "examples" / "berserk_charge.yaml"
+    r = subprocess.run([sys.executable, "-m", "aslrules", "ask", str(path), "--format", "json"],
+                       capture_output=True, text=True, cwd=ROOT)
+    code, js, _ = cli("ask", str(path), "--format", "json")
+    assert (r.returncode, r.stdout) == (code, js) == (0, js)
+    assert json.loads(r.stdout)["answers"]
+    wrong = tmp_path / "wrong.yaml"
+    wrong.write_text((ROOT / "examples" / "a8_41_ex_case.yaml").read_text(encoding="utf-8")
+                     .replace("verdict: allowed", "verdict: forbidden", 1), encoding="utf-8")
+    r = subprocess.run([sys.executable, "-m", "aslrules", "check", str(wrong)], capture_output=True, text=True,
+                       cwd=ROOT)
+    assert r.returncode == 1 and r.stdout.rstrip().endswith("1 failed")
+
+
 # --------------------------------------------------------------------------- --firer
 
 def test_firer_limits_listing_to_unit_and_its_weapons() -> None:
