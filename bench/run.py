@@ -38,7 +38,9 @@ Last, the listing (`aslrules ask FILE --format json` of a situation with no ques
 DEFENDER fire option) of generated situations at 30, 60, 120 and 250 units a side, in the MPh
 and the DFPh (`listing_situation`), each in a new process: CPU seconds (user + system, with and
 without start-up), peak memory, the number of answers, and the fitted growth exponents of the
-CPU time and of the answers (`--listing` runs only these rows).
+CPU time and of the answers (`--listing` runs only these rows).  Run it with aslrules installed
+(`pip install .`): an editable checkout where PYTHONDONTWRITEBYTECODE is set compiles every
+module in every new process (docs/performance.md "Measuring").
 
 Only the standard library and aslrules (and clingo, which aslrules runs on).
 """
