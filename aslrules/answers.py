@@ -171,8 +171,8 @@ def read_answers(atoms: list[Term]) -> dict[Any, Answer]:
     text in a reason are each made once (`Memo`): a listing has hundreds of thousands of
     atoms, most of them alone in their slot (a verdict, a rank), and a few thousand values
     (ids, rule ids, templates) shared by all of them."""
-    groups: dict[Value, list[list[tuple]]] = {}
-    slot_of, n_slots = _SLOT.get, len(_PROTOCOL)
+    groups: dict[Value, list[list[tuple] | None]] = {}
+    slot_of, no_slots = _SLOT.get, [None] * len(_PROTOCOL)
     for name, args in atoms:
         k = slot_of(name)
         if k is None:
@@ -180,9 +180,13 @@ def read_answers(atoms: list[Term]) -> dict[Any, Answer]:
         if k == _FIGURE3 and len(args) == 4:
             k = _FIGURE4
         group = groups.get(args[0])
-        if group is None:
-            group = groups[args[0]] = [[] for _ in range(n_slots)]
-        group[k].append(args)
+        if group is None:  # a slot's list made with its first atom: most questions fill few slots
+            group = groups[args[0]] = no_slots.copy()
+        slot = group[k]
+        if slot is None:
+            group[k] = [args]
+        else:
+            slot.append(args)
     key = _sort_keys()
 
     def args_key(args: tuple) -> tuple:  # sort_key of an atom of a slot, less what the slot shares
@@ -193,7 +197,7 @@ def read_answers(atoms: list[Term]) -> dict[Any, Answer]:
     for q in sorted(groups, key=key):
         group = groups[q]
         for slot in group:
-            if len(slot) > 1:
+            if slot is not None and len(slot) > 1:
                 slot.sort(key=args_key)
         answers[q] = _answer(q, group, py, text)
     return answers
@@ -205,31 +209,31 @@ def _sort_keys() -> Callable[[Value], tuple]:
     return key
 
 
-def _answer(q: Value, group: list[list[tuple]], py: Callable[[Value], Any] = to_python,
+def _answer(q: Value, group: list[list[tuple] | None], py: Callable[[Value], Any] = to_python,
             text: Callable[[Value], str] = shown_text) -> Answer:
-    """One question's Answer from its atoms' arguments, by predicate (`_PROTOCOL`), in clingo's order;
-    `py` and `text`: to_python and shown_text (or their memos)."""
+    """One question's Answer from its atoms' arguments, by predicate (`_PROTOCOL`; None: no atom), in
+    clingo's order; `py` and `text`: to_python and shown_text (or their memos)."""
     question, verdict, figure3, role, figure4, list_rank, reason, figure_part, figure_reason = group
     ans = Answer(qid=q)
-    for a in question:
+    for a in question or ():
         ans.kind = a[1].name
-    for a in verdict:
+    for a in verdict or ():
         ans.verdict = a[1].name
     several: dict[str, list[Any]] = {}  # unkeyed figures, collected before they collapse
-    for a in figure3:
+    for a in figure3 or ():
         several.setdefault(a[1].name, []).append(py(a[2]))
     roles, figures = ans.roles, ans.figures
-    for a in role:
+    for a in role or ():
         roles.setdefault(a[1].name, []).append(py(a[2]))
-    for a in figure4:
+    for a in figure4 or ():
         figures.setdefault(a[1].name, {})[None if a[2] == _NONE else py(a[2])] = py(a[3])
-    for a in list_rank:
+    for a in list_rank or ():
         ans.rank = a[1:]
-    for a in reason:
+    for a in reason or ():
         ans.reasons.append(Reason(a[2], render(a[3], a[4], text), a[1].name))
-    for a in figure_part:
+    for a in figure_part or ():
         ans.parts.setdefault(a[1].name, []).append(Part(a[2], render(a[3], a[4], text), a[5]))
-    for a in figure_reason:
+    for a in figure_reason or ():
         by_key = ans.figure_reasons.setdefault(a[1].name, {})
         by_key.setdefault(None if a[2] == _NONE else py(a[2]), []).append(Reason(a[3], render(a[4], a[5], text)))
     for name, values in several.items():
