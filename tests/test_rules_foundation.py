@@ -77,6 +77,8 @@ STATEMENTS = [
       [(A81 + "los.yaml", 0)], [(A81 + "los.yaml", 1)]),
     S("A8.1: Defensive Fire is the DEFENDER's", "A8.1", "forbid", r"ATTACKER",
       [(A81 + "defender_fires.yaml", 0)], [(A81 + "defender_fires.yaml", 1)]),
+    S("A8.1: Defensive Fire is aimed at the enemy's units, not a friendly one", "A8.1", "forbid", r"friendly unit",
+      [(A81 + "friendly_target.yaml", 0)], [(A81 + "friendly_target.yaml", 1)]),
     S("A8.11: no returning the mover to an earlier position", "A8.11", "forbid", r"earlier position",
       [("a8_11/before_leaving.yaml", 0)], [("a8_11/before_leaving.yaml", 1)]),
     S("A8.12: MF expended in a Location without entering makes a DFF target", "A8.12", "note", r"without entering",
