@@ -39,9 +39,8 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 from run import listing_situation  # noqa: E402
 
 from aslrules import core  # noqa: E402
-from aslrules.fast import capi  # noqa: E402
 from aslrules.loader import load_file  # noqa: E402
-from aslrules.symbols import Facts, add_facts  # noqa: E402
+from aslrules.symbols import Facts  # noqa: E402
 
 
 def rule_costs(path: Path) -> tuple[int, list[tuple[float, str]]]:
@@ -54,11 +53,8 @@ def rule_costs(path: Path) -> tuple[int, list[tuple[float, str]]]:
     program, needed = eng.pruned(facts)
     rules = [s for s in program if s.ast_type != ast.ASTType.Program]
 
-    ctl = clingo.Control(["--warn=none"])
-    with ast.ProgramBuilder(ctl) as builder:
-        capi.add_statements(builder, program)
-    with ctl.backend() as backend:
-        add_facts(backend, (f for f in facts if needed is None or (f[0], len(f[1])) in needed))
+    ctl = eng._control(program)  # as the engine grounds it (bench/listing_parts.py does the same)
+    eng._add_facts(ctl, facts, keep=needed)
     ctl.ground([("base", [])])
     with ctl.solve(yield_=True) as handle:
         atoms = list(next(iter(handle)).symbols(atoms=True))
