@@ -106,33 +106,31 @@ def batch_program(stms: Sequence[ast.AST], inputs: set[tuple[str, int]]) -> list
     """The KB with a case argument on every situation-dependent predicate."""
     dynamic = dynamic_predicates(stms, inputs)
     add = _AddCase(dynamic)
-    out: list[ast.AST] = []
-    for s in stms:
-        if s.ast_type == ast.ASTType.Rule:
-            heads: list[tuple[str, int]] = []
-            body: list[tuple[str, int]] = []
-            _atoms_in(s.head, heads)
-            for lit in s.body:
-                _atoms_in(lit, body)
-            if not any(p in dynamic for p in heads + body):
-                out.append(s)
-                continue
-            body_out = [add(b) for b in s.body]
-            if not any(_binds_case(b, dynamic) for b in s.body):
-                # nothing in the body binds the case: guard it (a guard on every rule would
-                # make the grounder visit every rule once per case, even with nothing to match)
-                loc = s.location
-                body_out.insert(0, ast.Literal(
-                    loc, ast.Sign.NoSign,
-                    ast.SymbolicAtom(ast.Function(loc, CASE_PRED, [ast.Variable(loc, CASE_VAR)], 0)),
-                ))
-            out.append(ast.Rule(s.location, add(s.head), body_out))
-        elif s.ast_type in (ast.ASTType.ShowSignature, ast.ASTType.Defined):
-            if (s.name, s.arity) in dynamic:
-                out.append(s.update(arity=s.arity + 1))
-            else:
-                out.append(s)
-        else:
-            out.append(s)
-    return out
+    return [batch_statement(s, dynamic, add) for s in stms]
 
+
+def batch_statement(s: ast.AST, dynamic: set[tuple[str, int]], add: ast.Transformer | None = None) -> ast.AST:
+    """One statement of the batch rewrite, the situation-dependent predicates being `dynamic`
+    (taking more of them than `dynamic_predicates` finds is the same program, grounded slower)."""
+    add = add or _AddCase(dynamic)
+    if s.ast_type == ast.ASTType.Rule:
+        heads: list[tuple[str, int]] = []
+        body: list[tuple[str, int]] = []
+        _atoms_in(s.head, heads)
+        for lit in s.body:
+            _atoms_in(lit, body)
+        if not any(p in dynamic for p in heads + body):
+            return s
+        body_out = [add(b) for b in s.body]
+        if not any(_binds_case(b, dynamic) for b in s.body):
+            # nothing in the body binds the case: guard it (a guard on every rule would
+            # make the grounder visit every rule once per case, even with nothing to match)
+            loc = s.location
+            body_out.insert(0, ast.Literal(
+                loc, ast.Sign.NoSign,
+                ast.SymbolicAtom(ast.Function(loc, CASE_PRED, [ast.Variable(loc, CASE_VAR)], 0)),
+            ))
+        return ast.Rule(s.location, add(s.head), body_out)
+    if s.ast_type in (ast.ASTType.ShowSignature, ast.ASTType.Defined) and (s.name, s.arity) in dynamic:
+        return s.update(arity=s.arity + 1)
+    return s

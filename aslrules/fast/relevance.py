@@ -126,46 +126,56 @@ class Relevance:
                 self.covered = False
             if s.ast_type != ast.ASTType.Rule:
                 continue
-            head_atoms = _head_atoms(s.head)
-            if head_atoms is None:
-                self.covered = False
-                head_atoms = []
-            body = []
-            negated = []
-            aggregates = []
-            compared = []
-            # (each field read once: a read is a call into clingo)
-            for j, lit in enumerate(s.body):
-                if lit.ast_type != ast.ASTType.Literal:
-                    continue
-                atom, sign = lit.atom, lit.sign
-                kind = atom.ast_type
-                if kind == ast.ASTType.Comparison:
-                    test = _compared(lit, constants)
-                    if test is not None:
-                        compared.append(test)
-                elif kind == ast.ASTType.BodyAggregate and sign == ast.Sign.NoSign:
-                    aggregates.append((j, [[_atom_specs(c.atom.symbol) for c in e.condition if _positive(c)]
-                                           for e in atom.elements]))
-                elif kind == ast.ASTType.SymbolicAtom and sign != ast.Sign.DoubleNegation:
-                    symbol = atom.symbol
-                    if _sig(symbol) is not None:
-                        if sign == ast.Sign.NoSign:
-                            body.append(_atom_specs(symbol))
-                        else:
-                            negated.append((j, *_atom_specs(symbol)))
-            heads = [_atom_specs(t) for t in head_atoms]
-            uses: list[tuple[str, int]] = []
-            _atoms_in(s.head, uses)
-            for lit in s.body:
-                _atoms_in(lit, uses)
-            self.rules.append((i, body, heads))
-            self.uses.append(sorted(set(uses)))
-            self.negated.append(negated)
-            self.compared.append(compared)
-            self.aggregates.append(aggregates)
+            covered, entry = _rule_analysis(s, constants)
+            self.covered = self.covered and covered
+            self._append(i, entry)
         self.show_all = self.show_all or not self.shown
         self._index()
+
+    def _append(self, i: int, entry: tuple) -> None:
+        body, heads, uses, negated, compared, aggregates = entry
+        self.rules.append((i, body, heads))
+        self.uses.append(uses)
+        self.negated.append(negated)
+        self.compared.append(compared)
+        self.aggregates.append(aggregates)
+
+    def replaced(self, i: int, stm: ast.AST | None, constants: Container[str] = ()) -> Relevance:
+        """The analysis of the program with statement `i` (a rule) replaced by the rule `stm`, or
+        with no rule there (None): a copy; the positions it tracks (`sensitive`) are kept, which
+        any program may use (tracking a position only makes the analysis more precise).  What a
+        mutant of the KB needs (bench/mutants.py), without analysing the whole program again.
+        `constants`: the program's `#const` names."""
+        other = Relevance.__new__(Relevance)
+        other.__dict__.update(self.__dict__)
+        r = self.rule_at(i)
+        if r is None:
+            raise ValueError(f"statement {i} is not a rule")
+        other.rules, other.uses, other.negated = list(self.rules), list(self.uses), list(self.negated)
+        other.compared, other.aggregates = list(self.compared), list(self.aggregates)
+        for name in ("rules", "uses", "negated", "compared", "aggregates"):
+            del getattr(other, name)[r]
+        if stm is not None:
+            covered, (body, heads, uses, negated, compared, aggregates) = _rule_analysis(stm, constants)
+            other.covered = other.covered and covered
+            other.rules.insert(r, (i, body, heads))
+            other.uses.insert(r, uses)
+            other.negated.insert(r, negated)
+            other.compared.insert(r, compared)
+            other.aggregates.insert(r, aggregates)
+        other._index(self.sensitive)
+        other._positions = self._positions
+        return other
+
+    def rule_at(self, i: int) -> int | None:
+        """The position in `rules` of statement `i`'s analysis (None: not a rule)."""
+        return next((r for r, (k, _, _) in enumerate(self.rules) if k == i), None)
+
+    def may_fire(self, r: int, dom: Domain) -> bool:
+        """Whether rule `r`'s positive body may match atoms of the abstract domain `dom` (one that
+        `closure` gave is every atom the program may derive)."""
+        binding = self._match(self.rules[r][1], dom)
+        return binding is not None and _compatible(binding, self.compared[r])
 
     def state(self) -> tuple:
         """The analysis as plain tuples, lists, dicts and sets (what `marshal` stores)."""
@@ -277,6 +287,12 @@ class Relevance:
         `dead` are rules taken to fire never (`never_holds` found them so, simplified)."""
         if not self.covered:
             return list(range(self.size)), None, {}
+        alive, dom = self.closure(dom, dead)
+        return self._kept(alive, dom)
+
+    def closure(self, dom: Domain, dead: Container[int] = ()) -> tuple[set[int], Domain]:
+        """The rules that may fire for facts abstracted as `dom` (positions in `rules`), and what
+        they may derive with the facts: the abstract domain of every atom the program may hold."""
         dom = {sig: [x if x is _ANY else set(x) for x in slots] for sig, slots in dom.items()}
         alive: set[int] = set()
         queue = [r for r, (i, _, _) in enumerate(self.rules) if i not in dead]
@@ -297,6 +313,9 @@ class Relevance:
                         if r2 not in queued:
                             queued.add(r2)
                             queue.append(r2)
+        return alive, dom
+
+    def _kept(self, alive: set[int], dom: Domain) -> tuple[list[int], set[tuple[str, int]] | None, dict[int, dict]]:
         if self.show_all:
             kept, needed = alive, None
         else:
@@ -391,6 +410,44 @@ class Relevance:
                 slots[k] |= new
                 changed = True
         return changed
+
+
+def _rule_analysis(s: ast.AST, constants: Container[str]) -> tuple[bool, tuple]:
+    """One rule's part of the analysis: whether the analysis covers it (every head atom a plain
+    predicate), and its (body requirements, head atoms, predicates used, negative literals,
+    comparisons, aggregates)."""
+    head_atoms = _head_atoms(s.head)
+    covered = head_atoms is not None
+    body = []
+    negated = []
+    aggregates = []
+    compared = []
+    # (each field read once: a read is a call into clingo)
+    for j, lit in enumerate(s.body):
+        if lit.ast_type != ast.ASTType.Literal:
+            continue
+        atom, sign = lit.atom, lit.sign
+        kind = atom.ast_type
+        if kind == ast.ASTType.Comparison:
+            test = _compared(lit, constants)
+            if test is not None:
+                compared.append(test)
+        elif kind == ast.ASTType.BodyAggregate and sign == ast.Sign.NoSign:
+            aggregates.append((j, [[_atom_specs(c.atom.symbol) for c in e.condition if _positive(c)]
+                                   for e in atom.elements]))
+        elif kind == ast.ASTType.SymbolicAtom and sign != ast.Sign.DoubleNegation:
+            symbol = atom.symbol
+            if _sig(symbol) is not None:
+                if sign == ast.Sign.NoSign:
+                    body.append(_atom_specs(symbol))
+                else:
+                    negated.append((j, *_atom_specs(symbol)))
+    heads = [_atom_specs(t) for t in head_atoms or []]
+    uses: list[tuple[str, int]] = []
+    _atoms_in(s.head, uses)
+    for lit in s.body:
+        _atoms_in(lit, uses)
+    return covered, (body, heads, sorted(set(uses)), negated, compared, aggregates)
 
 
 def _compared(lit: ast.AST, constants: Container[str] = ()) -> tuple[str, bool, frozenset] | None:
