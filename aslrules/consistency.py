@@ -25,6 +25,7 @@ alone, and those that change the case's answers are varied together (`run_tables
 from __future__ import annotations
 
 import itertools
+import json
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
@@ -628,9 +629,62 @@ def report(rulings: Sequence[Ruling], *, overrides: dict[str, str] | None = None
     for t in tables:
         by_ruling.setdefault(id(t.ruling), []).append(t)
     results = [judge(r, by_ruling.get(id(r), [])) for r in rulings]
+    return assemble(results, overrides=overrides, scope=scope)
+
+
+def assemble(results: Sequence[RulingResult], *, overrides: dict[str, str] | None = None,
+             scope: set[str] | None = None) -> Report:
+    """The report of rulings judged (`judge`): the readings that fit them, their conflicts and what
+    `overrides` overturn."""
     overrides = overrides or {}
-    return Report(results, fit(results), conflicts(results), overrides, impact(results, overrides),
+    return Report(list(results), fit(results), conflicts(results), overrides, impact(results, overrides),
                   scope if scope is not None else scope_ids())
+
+
+# --------------------------------------------------------------------------- the snapshot
+
+#: What the rulings snapshot keeps of each ruling (`aslrules rulings --snapshot`): what the KB
+#: decides about it, none of its texts.
+SNAPSHOT_FIELDS = ("ruling", "status", "check", "readings_varied", "depends_on", "holds_under", "table",
+                   "overturned")
+
+
+def snapshot(rep: Report) -> dict[str, Any]:
+    """What a report decides, as JSON data to commit and compare (tests/data/rulings-snapshot.json):
+    each ruling's status, the readings varied for it and under which it holds; the readings that
+    fit; the conflicts; the tensions' verdicts."""
+    data = as_json(rep)
+    return {
+        "rulings": {r["ruling"]: {k: r[k] for k in SNAPSHOT_FIELDS[1:] if k in r} for r in data["rulings"]},
+        "fit": {k: data["fit"][k] for k in ("readings", "decided", "unique", "optima", "satisfied", "counted")},
+        "conflicts": [{"rulings": c["rulings"], "hinges_on": c["hinges_on"]} for c in data["conflicts"]],
+        "tensions": {t["tension"]: t["verdict"] for t in data["tensions"]},
+        "ok": data["ok"],
+    }
+
+
+def snapshot_changes(before: dict[str, Any], after: dict[str, Any]) -> list[str]:
+    """What moved between two snapshots, a line each (`P11: check: holds -> contradicted`); none
+    when they are the same."""
+    out: list[str] = []
+
+    def show(value: Any) -> str:
+        return json.dumps(value, sort_keys=True)
+
+    rb, ra = before.get("rulings", {}), after.get("rulings", {})
+    for rid in sorted(set(rb) | set(ra), key=_rule_key):
+        if rid not in ra:
+            out.append(f"{rid}: gone")
+        elif rid not in rb:
+            out.append(f"{rid}: new ({ra[rid].get('check')})")
+        else:
+            for key in dict.fromkeys([*rb[rid], *ra[rid]]):
+                if rb[rid].get(key) != ra[rid].get(key):
+                    out.append(f"{rid}: {key}: {show(rb[rid].get(key))} -> {show(ra[rid].get(key))}")
+    for key in ("fit", "conflicts", "tensions", "ok"):
+        if before.get(key) != after.get(key):
+            out.append(f"{key}: {show(before.get(key))} -> {show(after.get(key))}")
+    return out
 
 
 # --------------------------------------------------------------------------- text and JSON

@@ -29,6 +29,12 @@ def add_parsers(sub: argparse._SubParsersAction) -> None:
     r.add_argument("--reading", action="append", default=[], metavar="NAME=VALUE",
                    help="errata impact: report the rulings whose status changes with this reading value "
                    "(repeatable)")
+    r.add_argument("--snapshot", metavar="FILE",
+                   help="also write what the report decides (each ruling's status and the readings it holds "
+                   "under, the readings that fit, the conflicts) to FILE as JSON, to commit and compare")
+    r.add_argument("--against", metavar="FILE",
+                   help="compare with a snapshot --snapshot wrote: print what moved, a line each; exit 0 when "
+                   "nothing did, 1 otherwise")
     r.add_argument("--reference", action="store_true",
                    help="print the ruling format's field reference (Markdown, for docs/rulings.md) and exit")
     d = sub.add_parser("distinguish", help="find a small situation where two values of a named reading differ",
@@ -75,17 +81,50 @@ def _cmd_rulings(args: argparse.Namespace) -> int:
         return 0
     if not args.paths:
         raise InputError("aslrules rulings", None, "", "ruling files or directories to check")
-    from .consistency import as_json, parse_readings, report, text_lines
+    from .consistency import as_json, parse_readings, report, snapshot, snapshot_changes, text_lines
     from .rulings import load_rulings
 
     overrides = parse_readings(args.reading)
+    if (args.snapshot or args.against) and overrides:
+        raise InputError("aslrules rulings", None, "--reading", "no --reading with --snapshot or --against "
+                         "(a snapshot is of the default readings)")
     rep = report(load_rulings(args.paths), overrides=overrides)
+    if args.snapshot:
+        _write_snapshot(args.snapshot, snapshot(rep))
+    if args.against:
+        changes = snapshot_changes(_read_snapshot(args.against), snapshot(rep))
+        print("\n".join(printable(line) for line in changes) if changes else f"no ruling moved from {args.against}")
+        return 1 if changes else 0
     if args.format == "json":
         json.dump(as_json(rep), sys.stdout, indent=2)
         print()
     else:
         print("\n".join(printable(line) for line in text_lines(rep)))
     return 0 if rep.ok else 1
+
+
+def _write_snapshot(path: str, data: dict) -> None:
+    try:
+        with open(path, "w", encoding="utf-8") as out:
+            json.dump(data, out, indent=1, sort_keys=True)
+            out.write("\n")
+    except OSError as error:
+        raise InputError(path, None, "", "a file that can be written", error.strerror or str(error)) from None
+
+
+def _read_snapshot(path: str) -> dict:
+    from .rulings import read_text
+
+    text = read_text(path)
+    try:
+        data = json.loads(text)
+    except (ValueError, RecursionError) as error:
+        raise InputError(path, None, "", "a snapshot as aslrules rulings --snapshot writes it (JSON)",
+                         str(error)[:80]) from None
+    if not isinstance(data, dict) or not isinstance(data.get("rulings"), dict):
+        raise InputError(path, 1, "", "a snapshot as aslrules rulings --snapshot writes it: an object with "
+                         "\"rulings\"")
+    return data
 
 
 def _cmd_distinguish(args: argparse.Namespace) -> int:
