@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import os
+import re
 from collections.abc import Iterable, Sequence
 from functools import cache
 from dataclasses import dataclass, field
@@ -178,6 +179,9 @@ def compare(exp: Expectation, ans: Answer) -> list[Mismatch]:
         if any(r not in ids for r in exp.because):
             out.append(Mismatch("because", list(exp.because), sorted(ids)))
     for name, expected in exp.answers.items():
+        if name in _REASON_FIELDS:
+            out.extend(_REASON_FIELDS[name](expected, ans))
+            continue
         actual = ans.figure(name)
         absent = ABSENT.get(name)
         if isinstance(expected, dict):
@@ -191,6 +195,50 @@ def compare(exp: Expectation, ans: Answer) -> list[Mismatch]:
         if not _same(expected, actual):
             out.append(Mismatch(name, _text(expected), _text(actual)))
     return out
+
+
+def _not_because(expected: Sequence[str], ans: Answer) -> list[Mismatch]:
+    ids = ans.rule_ids()
+    found = [r for r in expected if r in ids]
+    return [Mismatch("not_because", list(expected), sorted(ids))] if found else []
+
+
+def _placed_reasons(ans: Answer) -> list[tuple[str, str, str]]:
+    """Every reason of the answer as (where it stands, rule id, text): the verdict's by role, a
+    figure's by the figure's name, an additive part by its figure's name."""
+    out = [(r.role, r.rule, r.text) for r in ans.reasons]
+    out += [(name, r.rule, r.text) for name, by_key in ans.figure_reasons.items() for rs in by_key.values()
+            for r in rs]
+    out += [(name, p.rule, p.text) for name, ps in ans.parts.items() for p in ps]
+    return out
+
+
+def _names(text: str, name: str) -> bool:
+    """Whether `text` names `name` as a whole word (g-467, not g-4678; X2, not X2@1; 1, not 1.5)."""
+    return re.search(rf"(?<![A-Za-z0-9_@.-]){re.escape(name)}(?![A-Za-z0-9_@-]|\.\d)", text) is not None
+
+
+def _reason_text(item: Any) -> str:
+    parts = [item.rule] + ([f"({item.role})"] if item.role else []) + [", ".join(item.names)] * bool(item.names)
+    if item.says:
+        parts.append(repr(item.says))
+    return ("no " if item.absent else "") + " ".join(parts)
+
+
+def _reasons(expected: Sequence[Any], ans: Answer) -> list[Mismatch]:
+    placed = _placed_reasons(ans)
+    out = []
+    for item in expected:
+        hits = [(where, text) for where, rule, text in placed if rule == item.rule
+                and (item.role is None or where == item.role)
+                and all(_names(text, n) for n in item.names) and (item.says is None or item.says in text)]
+        if bool(hits) == item.absent:
+            actual = [f"{rule} ({where}): {text}" for where, rule, text in placed if rule == item.rule]
+            out.append(Mismatch("reasons", _reason_text(item), actual or f"no {item.rule} reason"))
+    return out
+
+
+_REASON_FIELDS = {"not_because": _not_because, "reasons": _reasons}
 
 
 def _same(expected: Any, actual: Any) -> bool:

@@ -125,6 +125,7 @@ SECTIONS: list[tuple[str, type]] = [
     ("`dice`", S.Dice),
     *[(f"Question `{kind}`", cls) for kind, cls in S.QUESTIONS.items()],
     *[(f"Answer fields of the `{kind}` question", cls) for kind, cls in S.ANSWERS.items()],
+    ("`reasons` items (of an answer)", S.ReasonItem),
     ("`sequence` items (steps, for aslrules replay)", S.Step),
     ("`move` (of a step)", S.Move),
     ("`residual` (of a move step)", S.Resolution),

@@ -389,11 +389,33 @@ QUESTIONS: dict[str, type[Base]] = {
 RuleIds = F(list[Annotated[str, Meta(pattern=r"^[A-Za-z0-9][A-Za-z0-9 .,()*'/-]{0,39}$", extra={"strict": True})]],
             "rule ids that must be among the reasons", max_length=40)
 IdMap = dict[Annotated[str, Meta(pattern=ID_PATTERN)], Any]
+NotBecause = F(list[Annotated[str, Meta(pattern=r"^[A-Za-z0-9][A-Za-z0-9 .,()*'/-]{0,39}$", extra={"strict": True})]],
+               "rule ids that must not be among the reasons (the rule does not apply)", max_length=40)
+
+
+class ReasonItem(Base, kw_only=True):
+    """One reason a source states (or, with `absent`, rules out): its rule id, where it stands, and
+    what it names."""
+
+    rule: F(str, "the rule id", pattern=r"^[A-Za-z0-9][A-Za-z0-9 .,()*'/-]{0,39}$")
+    role: F(str, "where it stands: forbid, must or note (the verdict's reasons), or the figure it "
+            "explains (fp_by_firer, breakdown, residual_fp, fire_lane, drm, ift_column, ...); any when absent",
+            pattern=r"^[a-z_]{1,32}$") | None = None
+    names: F(list[Annotated[str, Meta(pattern=r"^[A-Za-z0-9_@.-]{1,64}$")]],
+             "ids and values the reason's text names (units, weapons, Locations, numbers)", max_length=10) = []
+    says: F(str, "words the reason's text contains", max_length=200) | None = None
+    absent: F(bool, "no such reason is among them") = False
+
+
+Reasons = F(list[ReasonItem], "reasons that must be among the answer's (each matched by rule id, role, the "
+            "ids it names and its words), or, with absent: true, must not", max_length=40)
 
 
 class AttackAnswer(Base, kw_only=True):
     verdict: F(Verdict, "allowed, mandatory or forbidden")
     because: RuleIds = []
+    not_because: NotBecause = []
+    reasons: Reasons = []
     fp: Num("firepower after every modification", 0, 9999) | None = None
     ift_column: F(IftColumn, "the IFT column") | None = None
     drm: Int("total DRM", -30, 30) | None = None
@@ -432,6 +454,8 @@ class AttackAnswer(Base, kw_only=True):
 class CaseAAnswer(Base, kw_only=True):
     verdict: F(Verdict, "allowed, mandatory or forbidden")
     because: RuleIds = []
+    not_because: NotBecause = []
+    reasons: Reasons = []
     drm: Int("the Case A DRM", -30, 30) | None = None
     in_ca: F(bool, "the target is in CA as things stand") | None = None
     hexspines: Int("hexspines the CA turns", 0, 6) | None = None
@@ -444,6 +468,8 @@ class CaseAAnswer(Base, kw_only=True):
 class CaChangeAnswer(Base, kw_only=True):
     verdict: F(Verdict, "allowed, mandatory or forbidden")
     because: RuleIds = []
+    not_because: NotBecause = []
+    reasons: Reasons = []
     hexspines: Int("hexspines turned", 0, 6) | None = None
     facings: Int("Bypass TCA facings turned", 0, 6) | None = None
     bog_checks: Int("Bog Checks", 0, 12) | None = None
@@ -454,12 +480,16 @@ class CaChangeAnswer(Base, kw_only=True):
 class TargetFacingAnswer(Base, kw_only=True):
     verdict: F(Verdict, "allowed, mandatory or forbidden")
     because: RuleIds = []
+    not_because: NotBecause = []
+    reasons: Reasons = []
     facing: F(Facing | list[Facing], "the facing hit; a list along a hexspine") | None = None
 
 
 class GunElevationAnswer(Base, kw_only=True):
     verdict: F(Verdict, "allowed, mandatory or forbidden")
     because: RuleIds = []
+    not_because: NotBecause = []
+    reasons: Reasons = []
     range: Int("range", 0, 999) | None = None
     elevation_difference: Int("elevation difference", -20, 20) | None = None
 
@@ -467,6 +497,8 @@ class GunElevationAnswer(Base, kw_only=True):
 class MotionAttemptAnswer(Base, kw_only=True):
     verdict: F(Verdict, "allowed, mandatory or forbidden")
     because: RuleIds = []
+    not_because: NotBecause = []
+    reasons: Reasons = []
 
 
 #: The answer fields each question kind may state.

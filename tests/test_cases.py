@@ -239,3 +239,32 @@ def test_binary_input_exits_2(tmp_path: Path) -> None:
     r = run("check", str(bad))
     assert r.returncode == 2 and "Traceback" not in r.stderr
     assert len(r.stderr.strip().splitlines()) == 1
+
+
+REASONS = WRONG.replace("verdict: forbidden\n    fp: 15\n    drm: -3\n", """verdict: allowed
+    not_because: [NOT_BECAUSE]
+    reasons:
+      - {rule: A8.13, role: drm, says: SAYS, names: [NAMES]}
+      - {rule: A7.21, role: fp_by_firer, names: [W2, X2]}
+      - {rule: A8.31, absent: ABSENT}
+""")
+
+
+@pytest.mark.parametrize(("fields", "mismatched"), [
+    (dict(not_because="A8.312", says="FFMO", names="r-628", absent="true"), set()),
+    (dict(not_because="A8.13", says="FFMO", names="r-628", absent="true"), {"not_because"}),
+    (dict(not_because="A8.312", says="FFMOX", names="r-628", absent="true"), {"reasons"}),
+    (dict(not_because="A8.312", says="FFMO", names="r-62", absent="true"), {"reasons"}),  # a whole id
+    (dict(not_because="A8.312", says="FFMO", names="W2@1", absent="true"), {"reasons"}),
+    (dict(not_because="A7.53", says="FFMO", names="r-628", absent="false"), {"not_because", "reasons"}),
+])
+def test_not_because_and_reasons_are_checked(tmp_path: Path, fields: dict, mismatched: set) -> None:
+    """`not_because` fails on a rule id the answer has; each `reasons` item fails unless a reason
+    of its rule, role, names (whole words) and words is there (with `absent`: unless none is)."""
+    case = tmp_path / "reasons.yaml"
+    text = REASONS
+    for key, value in fields.items():
+        text = text.replace(key.upper(), value)
+    case.write_text(text, encoding="utf-8")
+    (outcome,) = check([load_file(str(case))])
+    assert {m.field for m in outcome.mismatches} == mismatched, outcome.mismatches
