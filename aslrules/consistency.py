@@ -186,7 +186,7 @@ class CaseTable:
 def with_readings(sit: Situation, assignment: dict[str, str]) -> Situation:
     """The situation under other values of the named readings."""
     data = msgspec.structs.replace(sit.data, readings=S.Readings(**assignment))
-    return Situation(sit.path, data, sit.expect, sit.board, sit.lines, sit.ask)
+    return Situation(sit.path, data, sit.expect, sit.board, sit.lines, sit.ask, sit.listing)
 
 
 def _assignments(names: Sequence[str], base: dict[str, str] | None = None) -> list[dict[str, str]]:

@@ -30,12 +30,13 @@ def engine() -> Solver:
 
 
 def build_facts(sit: Situation, *, list_options: bool = False, firer: str | None = None,
-                target: str | None = None, full: bool = False, asked: bool = False) -> FactBuilder:
+                target: str | None = None, full: bool = False, asked: bool = False,
+                questions: bool = True) -> FactBuilder:
     """The situation's facts and its expectations' questions, numbered from 0 (with `asked`, its
-    `ask:` questions after them); with `list_options`, the listing's request (--firer, --target,
-    --all: `full`)."""
+    `ask:` questions after them; without `questions`, none); with `list_options`, the listing's
+    request (--firer, --target, --all: `full`)."""
     fb = situation_facts(sit)
-    for k, exp in enumerate(sit.expect + sit.ask if asked else sit.expect):
+    for k, exp in enumerate((sit.expect + sit.ask if asked else sit.expect) if questions else []):
         question_facts(fb, Number(k), exp)
     if list_options:
         fb.add("list_options")
@@ -300,7 +301,48 @@ def _outcomes(chunk: Sequence[Situation], answers: Sequence[dict[Any, Answer]], 
             from .replay import replay_outcomes
 
             outcomes.extend(replay_outcomes(sit, eng=eng))
+        if sit.data.listing is not None:
+            outcomes.extend(listing_outcomes(sit, eng))
     return outcomes
+
+
+def listing_outcomes(sit: Situation, eng: Solver) -> list[Outcome]:
+    """A case's `listing:` items checked against what `ask` lists for its situation (no question)."""
+    request = sit.data.listing
+    fb = build_facts(sit, list_options=True, firer=request.firer, target=request.target, full=request.all,
+                     questions=False)
+    atoms = eng.solve(fb.facts)
+    raise_input_errors(sit, atoms)
+    listed = ordered_answers(atoms)
+    out = []
+    for k, exp in enumerate(sit.listing):
+        hits = [(place, a) for place, a in enumerate(listed, 1) if _lists(exp.question, a)]
+        label = f"listing.attacks[{k}]"
+        if not exp.listed:
+            found = hits[0][1] if hits else Answer(qid=k)
+            out.append(Outcome(sit, k, exp, found, [Mismatch("listed", False, True)] if hits else [], label=label))
+            continue
+        if not hits:
+            out.append(Outcome(sit, k, exp, Answer(qid=k), [Mismatch("listed", True, False)], label=label))
+            continue
+        place, ans = hits[0]
+        mismatches = compare(exp, ans)
+        if exp.place is not None and exp.place != place:
+            mismatches.append(Mismatch("place", exp.place, place))
+        out.append(Outcome(sit, k, exp, ans, mismatches, label=label))
+    return out
+
+
+def _lists(q: Any, ans: Answer) -> bool:
+    """Whether a listed attack is the attack question `q`: the same firers, options, director and
+    targets."""
+    if set(ans.firers) != set(q.firers) or set(ans.targets) != set(q.targets):
+        return False
+    if (ans.roles.get("director") or [None])[0] != q.director:
+        return False
+    options = ans.figure("option") or {}
+    wanted = q.option if isinstance(q.option, dict) else {f: q.option for f in q.firers}
+    return all(options.get(f) == o for f, o in wanted.items())
 
 
 def check(situations: Sequence[Situation], *, eng: Solver | None = None, batch_size: int = 100,

@@ -15,6 +15,8 @@ error is an InputError `file:line: field.path: expected X, got Y`.
 
 from __future__ import annotations
 
+import dataclasses
+
 import json
 import os
 import re
@@ -435,6 +437,8 @@ class _Reader:
                 self.fail(path, "a number from 0 to 99 (like 4 or 1.5), or {fp: N, crest: true}", _got(value))
         expect = [self.expectation(item, ("expect", i)) for i, item in enumerate(sit.expect)]
         asked = [self.expectation(item, ("ask", i), answers=False) for i, item in enumerate(sit.ask)]
+        listing = [self.listed(item, ("listing", "attacks", i)) for i, item in
+                   enumerate(sit.listing.attacks if sit.listing is not None else [])]
         boards = sorted({board for _, _, board in self.hexes} - {""})
         unprefixed = [(path, text) for path, text, board in self.hexes if not board]
         if unprefixed and len(boards) >= 2:  # unprefixed hex ids take the board of the file's prefixed ones
@@ -454,7 +458,7 @@ class _Reader:
             self.resolve(path, ident, want)
         self.sides(sit)
         self.lines_of_sight(sit)
-        return Situation(self.name, sit, expect, self.board, self.lines, asked)
+        return Situation(self.name, sit, expect, self.board, self.lines, asked, listing)
 
     def unit(self, unit: S.Unit, path: tuple) -> None:
         self.define(unit.id, path + ("id",), "unit", unit.type)
@@ -575,6 +579,29 @@ class _Reader:
             stated["facing"] = (stated["facing"],)
         return Expectation(kind=kind, question=question, verdict=answer.verdict, because=tuple(answer.because),
                            answers=stated, line=self.line(path) or 0, given=frozenset(given), part=part)
+
+    def listed(self, item: Any, path: tuple) -> Expectation:
+        """A `listing: attacks:` item: an attack question with the answer fields a source states and
+        `place: N`, or with `listed: false` alone."""
+        if not isinstance(item, dict):
+            self.fail(path, "a mapping with an attack question, its answer fields and place: N, or listed: false",
+                      _got(item))
+        place, listed = item.get("place"), item.get("listed", True)
+        if place is not None and (not isinstance(place, int) or isinstance(place, bool) or not 1 <= place <= 9999):
+            self.fail(path + ("place",), "the attack's place in the listing: a whole number from 1", place)
+        if not isinstance(listed, bool):
+            self.fail(path + ("listed",), "true or false", listed)
+        rest = {k: v for k, v in item.items() if k not in ("place", "listed")}
+        if "attack" not in rest:
+            self.fail(path, "an attack question (attack:): the listing lists attacks")
+        if not listed:
+            if place is not None or len(rest) != 1:
+                key = "place" if place is not None else next(k for k in rest if k != "attack")
+                self.fail(path + (key,), "nothing but the attack on a listed: false item", key, key=True)
+            exp = self.expectation(rest, path, answers=False)
+        else:
+            exp = self.expectation(rest, path)
+        return dataclasses.replace(exp, place=place, listed=listed)
 
     def question(self, kind: str, q: Any, path: tuple) -> None:
         if kind == "attack":

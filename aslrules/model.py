@@ -125,6 +125,8 @@ class Expectation:
     line: int = 0
     given: frozenset[str] = frozenset()  # names of the answer fields present (verdict, because included)
     part: str | None = None  # the part of a multi-part ruling's answer this item states (a, b, ...)
+    place: int | None = None  # a `listing:` item: its place in the listing (from 1)
+    listed: bool = True  # a `listing:` item: False, it is not in the listing
 
 
 def line_at(lines: dict[tuple, tuple[int, int]], path: tuple, key: bool = False) -> int | None:
@@ -141,11 +143,13 @@ class Situation:
     `ask:` questions, and the board an unprefixed hex id is on ('' when the file names none)."""
 
     def __init__(self, path: str, data: S.Situation, expect: list[Expectation], board: str = "",
-                 lines: dict[tuple, tuple[int, int]] | None = None, ask: list[Expectation] | None = None):
+                 lines: dict[tuple, tuple[int, int]] | None = None, ask: list[Expectation] | None = None,
+                 listing: list[Expectation] | None = None):
         self.path = path
         self.data = data
         self.expect = expect
         self.ask = ask or []  # `ask:` questions: answered by `aslrules ask`, never checked
+        self.listing = listing or []  # `listing: attacks:` items, checked against the listing
         self.board = board
         self.lines = lines or {}  # path in the file -> (line of the value, line of its key)
 

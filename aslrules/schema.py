@@ -648,6 +648,20 @@ class Readings(Base, kw_only=True):
                     "(printed), or counts as its first (counts, Perry Sez P56 (e))") = "printed"
 
 
+class Listing(Base, kw_only=True):
+    """What `aslrules ask` lists for the situation (no question asked): the attacks a source says it
+    holds, or does not."""
+
+    firer: Id("only the attacks this DEFENDER unit or weapon takes part in (ask --firer)", "any") | None = None
+    target: Id("only the attacks at this ATTACKER unit (ask --target)", "unit") | None = None
+    all: F(bool, "judge in full also the attacks the listing finds out of reach (ask --all)") = False
+    attacks: F(list[Annotated[Any, Meta(description="an attack question and its answer fields, with place: N "
+                                                    "or listed: false")]],
+               "attacks of the listing: each an attack question and the answer fields a source states, with "
+               "place: N (its place in the listing, from 1) or listed: false (it is not listed)",
+               max_length=500) = []
+
+
 class Situation(Base, kw_only=True):
     format: F(Literal["aslrules/1"], "optional marker") = FORMAT
     title: Text("free text") = ""
@@ -673,6 +687,7 @@ class Situation(Base, kw_only=True):
            max_length=500) = []
     sequence: F(list[Step], "the ATTACKER's MPh (and the DFPh after it) as ordered steps, for aslrules replay",
                 max_length=1000) = []
+    listing: F(Listing, "what aslrules ask lists for this situation (aslrules check checks it)") | None = None
 
 
 # --------------------------------------------------------------------------- rulings (the curator's files)

@@ -56,7 +56,8 @@ def test_check_regression_cases_in_process() -> None:
               for o in outcomes if not o.passed]
     assert not failed, "\n".join(failed)
     # a replay case adds its steps' expect items (aslrules.replay.replay_outcomes)
-    assert len(outcomes) == sum(len(s.expect) + sum(len(step.expect) for step in s.data.sequence) for s in situations)
+    assert len(outcomes) == sum(len(s.expect) + len(s.listing) + sum(len(step.expect) for step in s.data.sequence)
+                                for s in situations)
 
 
 def test_batched_and_single_agree() -> None:
@@ -268,3 +269,33 @@ def test_not_because_and_reasons_are_checked(tmp_path: Path, fields: dict, misma
     case.write_text(text, encoding="utf-8")
     (outcome,) = check([load_file(str(case))])
     assert {m.field for m in outcome.mismatches} == mismatched, outcome.mismatches
+
+
+LISTING = WRONG.split("expect:")[0] + """listing:
+  attacks:
+    - attack: {option: first_fire, firers: [g-467, g-lmg], director: g-81, targets: [r-628]}
+      place: PLACE
+      verdict: allowed
+      fp: 14
+    - attack: {option: OPTION, firers: [g-467], director: g-81, targets: [r-628]}
+      LISTED
+"""
+
+
+@pytest.mark.parametrize(("place", "option", "listed", "mismatched"), [
+    ("1", "final_protective_fire", "true", set()),
+    ("2", "final_protective_fire", "true", {(0, "place")}),
+    ("1", "final_protective_fire", "false", {(1, "listed")}),
+    ("1", "final_fire", "true", {(1, "listed")}),  # the MPh: no Final Fire is listed
+    ("1", "final_fire", "false", set()),
+])
+def test_a_listing_case_is_checked(tmp_path: Path, place: str, option: str, listed: str, mismatched: set) -> None:
+    """A `listing:` item fails when the listing does not hold its attack, holds a `listed: false`
+    one, or has it at another place."""
+    text = LISTING.replace("PLACE", place).replace("OPTION", option)
+    text = text.replace("LISTED", "listed: false" if listed == "false" else "verdict: forbidden")
+    case = tmp_path / "listing.yaml"
+    case.write_text(text, encoding="utf-8")
+    outcomes = check([load_file(str(case))])
+    assert [o.label for o in outcomes] == ["listing.attacks[0]", "listing.attacks[1]"]
+    assert {(o.index, m.field) for o in outcomes for m in o.mismatches} == mismatched
