@@ -1,21 +1,26 @@
-"""The fire-counter matrix (issue 15, defect 1): every fire option x the firing unit's counter x
-its weapon's counter x phase (x who fires, x the target's range), each cell's verdict, Sustained
-Fire and the counters afterwards, against a table of the seed sentences that decide them.
+"""The fire-counter matrix: every fire option x the firing unit's counter x its weapon's counter x
+phase (x who fires, x the target's range), each cell's verdict, Sustained Fire and the counters
+afterwards, against a table of the seed sentences that decide them.
 
-The table (ROWS, MARKS, SUSTAINED below) is the test's oracle, written from the seeds alone:
-each row names the rule, quotes the sentence of seed 004 (A8) or of the First Fire flowchart
-(seeds 000/001) it follows from, and says to which cells it applies.  A cell is forbidden when
-any FORBID row applies to one of its firers, and then the KB must cite every such row's rule
-among its forbidding reasons; otherwise it is allowed, and the KB's `after` counters and the
-MG's B# (A9.3: Sustained Fire lowers it by 2) must be the table's.
+The table (ROWS, marks, sustained below) is the oracle, written from the seeds alone: each row
+names the rule, quotes the sentence of seed 004 (A8) or of the First Fire flowchart (seeds
+000/001) it follows from, and says to which cells it applies.  A cell is forbidden when any
+FORBID row applies to one of its firers, and then the KB must cite every such row's rule among
+its forbidding reasons; otherwise it is allowed, and the KB's `after` counters and the MG's B#
+(A9.3: Sustained Fire lowers it by 2) must be the table's.
 
-Run as a script, it prints the matrix (`python tests/test_fire_counter_matrix.py`).
+The cells are case files, one per situation (config, phase, counters, range), in
+tests/cases/fire_counters/matrix/, each expectation with the sentences behind it: `aslrules check`
+runs them with the other cases (and the KB's mutation tester with them).  This test keeps the
+folder in step with the table; `python tests/test_fire_counter_matrix.py --write` writes it again,
+and with no argument the script prints the matrix as the KB answers it.
 """
 
 from __future__ import annotations
 
 import itertools
 import sys
+from pathlib import Path
 from dataclasses import dataclass
 from functools import cache
 from typing import Any
@@ -272,7 +277,10 @@ def situation_text(config: str, phase: str, unit: str, weapon: str, rng: int) ->
         firer = (f"{{id: g-crew, side: german, type: crew, counter: 2-2-8, hex: C2, fire: {unit}, weapons: "
                  f"[{{id: g-gun, kind: gun, fp: 6, range: 12, fire: {weapon}}}]}}")
     moving = f", moving: {{from: {from_hex}, mf_here: 1}}" if phase == "MPh" else ""
-    return (f"title: fire-counter matrix\nsource: tests/test_fire_counter_matrix.py\nphase: {phase}\n"
+    title = f"fire-counter matrix: {config}, {phase}, unit {unit}, weapon {weapon}, target at range {rng}"
+    return (f"# Written by tests/test_fire_counter_matrix.py --write from its table; do not edit by hand.\n"
+            f"title: \"{title}\"\nsource: \"A8.1, A8.15, A8.3, A8.31, A8.311, A8.4, A8.41 (seed 004), the First "
+            f"Fire flowchart ** (seeds 000/001), C5.6, A9.3: the sentences quoted at each item\"\nphase: {phase}\n"
             f"attacker: russian\nunits:\n  - {firer}\n"
             f"  - {{id: r-447, side: russian, type: squad, counter: 4-4-7, hex: {target_hex}{moving}}}\n")
 
@@ -281,22 +289,48 @@ def cells_of(config: str, phase: str, unit: str, weapon: str, rng: int) -> list[
     return [Cell(config, phase, unit, weapon, rng, o, f) for o in OPTIONS for f in CONFIGS[config]]
 
 
+def _quote(q: tuple[str, str]) -> str:
+    return f'{q[0]}: "{q[1]}"'
+
+
 def case_text(config: str, phase: str, unit: str, weapon: str, rng: int) -> str:
+    """The group's case file: every cell an expect item with the table's answer and the sentences
+    it follows from."""
     unit_id, weapon_id = IDS[config]
     items = []
     for c in cells_of(config, phase, unit, weapon, rng):
         firers = {"unit": [unit_id], "weapon": [weapon_id], "both": [unit_id, weapon_id]}[c.fires]
-        items.append(f"  - attack: {{option: {c.option}, firers: [{', '.join(firers)}], targets: [r-447]}}\n"
-                     f"    verdict: allowed\n")
+        exp = c.expected()
+        head = f"  - attack: {{option: {c.option}, firers: [{', '.join(firers)}], targets: [r-447]}}\n"
+        if exp["verdict"] == "forbidden":
+            why = "".join(f"    # {_quote(q)}\n" for _, q in exp["because"])
+            rules = sorted({r for r, _ in exp["because"]})
+            items.append(head + why + "    verdict: forbidden\n    reasons:\n" +
+                         "".join(f"      - {{rule: {r}, role: forbid}}\n" for r in rules))
+            continue
+        why = sorted({src for _, src in exp["after"].values() if src} | ({exp["sustained"]} if exp["sustained"] else set()))
+        after = ", ".join(f"{i}: {exp['after'][m][0]}" for m, i in (("unit", unit_id), ("weapon", weapon_id)))
+        text = head + "".join(f"    # {_quote(q)}\n" for q in why) + f"    verdict: allowed\n    after: {{{after}}}\n"
+        if config == "squad" and "weapon" in c.firers:
+            text += f"    breakdown: {{{weapon_id}: {9 if exp['sustained'] else 11}}}\n"
+        items.append(text)
     return situation_text(config, phase, unit, weapon, rng) + "expect:\n" + "".join(items)
+
+
+def case_name(group: tuple) -> str:
+    config, phase, unit, weapon, rng = group
+    return f"{config}_{phase.lower()}_unit-{unit}_weapon-{weapon}_range{rng}.yaml"
 
 
 GROUPS = [(cfg, ph, u, w, r) for cfg in CONFIGS for ph in PHASES for u in COUNTERS for w in COUNTERS for r in RANGES]
 
 
+MATRIX = Path(__file__).resolve().parent / "cases" / "fire_counters" / "matrix"
+
+
 @cache
 def answers() -> dict[Cell, Any]:
-    """The KB's answer to every cell, all cells checked in one run (batched grounding)."""
+    """The KB's answer to every cell (for the printed matrix)."""
     situations = [load_text(case_text(*g), f"matrix:{'/'.join(map(str, g))}") for g in GROUPS]
     outcomes = check(situations)
     cells = [c for g in GROUPS for c in cells_of(*g)]
@@ -308,37 +342,18 @@ def actual(cell: Cell) -> dict[str, Any]:
     ans = answers()[cell]
     unit_id, weapon_id = IDS[cell.config]
     after = ans.figure("after") or {}
-    return {"verdict": ans.verdict,
-            "forbid": {r.rule for r in ans.reasons if r.role == "forbid"},
-            "after": {"unit": after.get(unit_id, "none"), "weapon": after.get(weapon_id, "none")},
+    return {"verdict": ans.verdict, "after": {"unit": after.get(unit_id, "none"), "weapon": after.get(weapon_id, "none")},
             "breakdown": (ans.figure("breakdown") or {}).get(weapon_id)}
 
 
-def disagreements(cell: Cell) -> list[str]:
-    exp, got = cell.expected(), actual(cell)
-    out = []
-    if exp["verdict"] == "forbidden":
-        if got["verdict"] != "forbidden":
-            out.append(f"verdict {got['verdict']}, but forbidden by " +
-                       "; ".join(f"{r} ({q[0]}: \"{q[1]}\")" for r, q in exp["because"]))
-        else:
-            missing = [f"{r} ({q[0]}: \"{q[1]}\")" for r, q in exp["because"] if r not in got["forbid"]]
-            if missing:
-                out.append(f"forbidden, but not for {'; '.join(missing)} (KB: {sorted(got['forbid'])})")
-        return out
-    if got["verdict"] != "allowed":
-        out.append(f"verdict {got['verdict']} ({sorted(got['forbid'])}), but allowed: no forbidding row applies")
-        return out
-    for member, (counter, src) in exp["after"].items():
-        if got["after"][member] != counter:
-            why = f" ({src[0]}: \"{src[1]}\")" if src else " (unchanged)"
-            out.append(f"after: {member} {got['after'][member]}, expected {counter}{why}")
-    if cell.config == "squad" and "weapon" in cell.firers:
-        want = 9 if exp["sustained"] else 11
-        if got["breakdown"] != want:
-            why = f"{exp['sustained'][0]}: \"{exp['sustained'][1]}\"" if exp["sustained"] else "no Sustained Fire"
-            out.append(f"LMG B# {got['breakdown']}, expected {want} ({why})")
-    return out
+def write() -> None:
+    MATRIX.mkdir(parents=True, exist_ok=True)
+    for old in MATRIX.glob("*.yaml"):
+        old.unlink()
+    for g in GROUPS:
+        (MATRIX / case_name(g)).write_text(case_text(*g), encoding="utf-8")
+    for g in RESIDUAL:
+        (MATRIX / residual_name(g)).write_text(residual_text(*g), encoding="utf-8")
 
 
 def label(c: Cell) -> str:
@@ -348,11 +363,24 @@ def label(c: Cell) -> str:
 ALL_CELLS = [c for g in GROUPS for c in cells_of(*g)]
 
 
-@pytest.mark.parametrize("group", GROUPS, ids=lambda g: "-".join(map(str, g)))
-def test_fire_counter_matrix(group: tuple) -> None:
-    """Each cell of one (config, phase, unit counter, weapon counter, range) group agrees with the table."""
-    bad = [f"{label(c)}: {d}" for c in cells_of(*group) for d in disagreements(c)]
-    assert not bad, "\n".join(bad)
+def test_the_matrix_folder_is_the_tables() -> None:
+    """tests/cases/fire_counters/matrix holds a case file per group, as the table writes it (aslrules
+    check runs them with the other cases: tests/test_cases.py)."""
+    on_disk = {p.name: p.read_text(encoding="utf-8") for p in MATRIX.glob("*.yaml")}
+    wanted = {case_name(g): case_text(*g) for g in GROUPS} | {residual_name(g): residual_text(*g) for g in RESIDUAL}
+    stale = sorted(n for n in wanted.keys() | on_disk.keys() if on_disk.get(n) != wanted.get(n))
+    assert not stale, f"{len(stale)} files differ, {stale[:3]}...: python tests/test_fire_counter_matrix.py --write"
+
+
+def test_a_cell_against_the_table_fails() -> None:
+    """A matrix case holds because the KB agrees with the table: one cell's counter after, changed,
+    fails its check, and only that cell."""
+    group = ("squad", "MPh", "none", "none", 1)
+    text = case_text(*group).replace("after: {g-sq: first_fire, g-lmg: first_fire}",
+                                     "after: {g-sq: final_fire, g-lmg: first_fire}", 1)
+    assert text != case_text(*group)
+    failed = [o for o in check([load_text(text, "changed.yaml")]) if not o.passed]
+    assert [[m.field for m in o.mismatches] for o in failed] == [["after"]]
 
 
 def test_table_covers_both_verdicts() -> None:
@@ -372,23 +400,23 @@ def test_every_row_decides_a_cell() -> None:
 
 
 def residual_text(phase: str, unit: str, weapon: str) -> str:
-    return (situation_text("squad", phase, unit, weapon, 1) + "residual_fp: {C3: 2}\nexpect:\n"
-            "  - attack: {option: residual_fp, targets: [r-447]}\n    verdict: mandatory\n")
-
-
-@pytest.mark.parametrize("phase", PHASES)
-def test_residual_fp_ignores_fire_counters(phase: str) -> None:
     """A Residual FP attack has no firer: the fire counters around change nothing (A8.2), and it
     changes none; it is made in the MPh only."""
-    sits = [load_text(residual_text(phase, u, w), f"residual:{phase}:{u}:{w}") for u in COUNTERS for w in COUNTERS]
-    for o in check(sits):
-        ans = o.answer
-        if phase == "MPh":
-            assert ans.verdict == "mandatory", (A82_ATTACK, o.situation.path, ans.reasons)
-        else:
-            assert ans.verdict == "forbidden" and "A8.2" in {r.rule for r in ans.reasons if r.role == "forbid"}, \
-                (A82_END, o.situation.path)
-        assert not ans.figure("after"), o.situation.path
+    if phase == "MPh":
+        answer = f"    # {_quote(A82_ATTACK)}\n    verdict: mandatory\n"
+    else:
+        answer = f"    # {_quote(A82_END)}\n    verdict: forbidden\n    reasons:\n      - {{rule: A8.2, role: forbid}}\n"
+    return (situation_text("squad", phase, unit, weapon, 1).replace("fire-counter matrix:", "fire-counter matrix, "
+            "Residual FP:") + "residual_fp: {C3: 2}\nexpect:\n  - attack: {option: residual_fp, targets: [r-447]}\n"
+            + answer + "    after: {g-sq: none, g-lmg: none}  # it marks no counter\n")
+
+
+RESIDUAL = [(ph, u, w) for ph in PHASES for u in COUNTERS for w in COUNTERS]
+
+
+def residual_name(group: tuple) -> str:
+    phase, unit, weapon = group
+    return f"residual_{phase.lower()}_unit-{unit}_weapon-{weapon}.yaml"
 
 
 # --------------------------------------------------------------------------- the matrix, printed
@@ -423,9 +451,8 @@ def render() -> str:
 
 
 if __name__ == "__main__":
-    if "--disagreements" in sys.argv:
-        for c in ALL_CELLS:
-            for d in disagreements(c):
-                print(f"{label(c)}: {d}")
+    if "--write" in sys.argv:
+        write()
+        print(f"{len(GROUPS) + len(RESIDUAL)} case files in {MATRIX}")
     else:
         print(render())
