@@ -184,3 +184,101 @@ def test_shared_heads_are_shared() -> None:
     """Each SHARED_HEADS entry is derived in more than one file: the list holds no stale name."""
     heads = heads_by_file()
     assert [f"{n}/{a}" for (n, a) in SHARED_HEADS if len(heads.get((n, a), ())) < 2] == []
+
+
+# --------------------------------------------------------------------------- every reason fires
+
+#: Where a shown atom carries a reason's template: reason/5, figure_reason/6, figure_part/6.
+TEMPLATE_AT = {("reason", 5): 3, ("figure_reason", 6): 4, ("figure_part", 6): 3}
+
+#: Reason templates no case shows, each with why (a reason the KB gives where it does not model
+#: what follows is one).  Empty: every template of the KB fires in some case.
+UNFIRED: dict[str, str] = {}
+
+
+def reason_templates() -> dict[str, str]:
+    """Every reason template of the KB (a string that reaches a template position of the answer
+    protocol, followed through the rules that pass it on) -> where it is (file:line)."""
+    rules = [s for s in kb_statements() if s.ast_type == ast.ASTType.Rule]
+    positions_all = set(TEMPLATE_AT.items())  # (signature, argument) that carry a template
+    found: dict[str, str] = {}
+
+    def head_terms(rule: ast.AST) -> list[ast.AST]:
+        h = rule.head
+        if h.ast_type == ast.ASTType.Literal and h.atom.ast_type == ast.ASTType.SymbolicAtom:
+            return [h.atom.symbol]
+        return []
+
+    changed = True
+    while changed:
+        changed = False
+        for rule in rules:
+            for t in head_terms(rule):
+                if t.ast_type != ast.ASTType.Function:
+                    continue
+                sig = (t.name, len(t.arguments))
+                for psig, k in list(positions_all):
+                    if psig != sig:
+                        continue
+                    arg = t.arguments[k]
+                    if arg.ast_type == ast.ASTType.SymbolicTerm and arg.symbol.type == clingo.SymbolType.String:
+                        where = f"{Path(rule.location.begin.filename).name}:{rule.location.begin.line}"
+                        found.setdefault(arg.symbol.string, where)
+                    elif arg.ast_type == ast.ASTType.Variable:
+                        for lit in rule.body:
+                            if lit.ast_type != ast.ASTType.Literal or lit.sign != ast.Sign.NoSign \
+                                    or lit.atom.ast_type != ast.ASTType.SymbolicAtom:
+                                continue
+                            b = lit.atom.symbol
+                            if b.ast_type != ast.ASTType.Function:
+                                continue
+                            for j, x in enumerate(b.arguments):
+                                key = ((b.name, len(b.arguments)), j)
+                                if x.ast_type == ast.ASTType.Variable and x.name == arg.name \
+                                        and key not in positions_all:
+                                    positions_all.add(key)
+                                    changed = True
+    return found
+
+
+@cache
+def shown_templates() -> set[str]:
+    """The templates of every reason the evidence's answers give: every case file (replays and
+    listings included) and every ruling's cases."""
+    from aslrules.core import check, engine
+    from aslrules.rulings import load_rulings
+
+    seen: set[str] = set()
+
+    class Keep:
+        def __init__(self, eng):
+            self.eng = eng
+
+        def _keep(self, atoms):
+            for a in atoms:
+                k = TEMPLATE_AT.get((a.name, len(a.arguments)))
+                if k is not None:
+                    seen.add(a.arguments[k])
+            return atoms
+
+        def solve(self, facts, *, few=False):
+            return self._keep(self.eng.solve(facts, few=few))
+
+        def solve_many(self, cases):
+            return [self._keep(atoms) for atoms in self.eng.solve_many(cases)]
+
+    situations = [load_file(p) for p in iter_case_files([str(ROOT / "tests" / "cases"), str(ROOT / "examples")])]
+    situations += [c for r in load_rulings([str(ROOT / "rulings")]) for c in r.cases]
+    check(situations, eng=Keep(engine()), workers=1)
+    return seen
+
+
+def test_every_reason_template_fires() -> None:
+    """Each reason the KB can give (forbid, must, note, a figure's reason, a DRM or column part)
+    is in the answer of some case: a reason no case shows is a rule no case checks."""
+    templates = reason_templates()
+    assert len(templates) > 300
+    missing = sorted(f"{where}: {t}" for t, where in templates.items() if t not in shown_templates()
+                     and t not in UNFIRED)
+    assert not missing, f"{len(missing)} reason templates fire in no case:\n" + "\n".join(missing)
+    assert not set(UNFIRED) - set(templates), "UNFIRED names a template the KB no longer has"
