@@ -679,7 +679,6 @@ def case_text(found: Found) -> str:
             item[f] = sa[f]
             if isinstance(sb.get(f), dict):  # a keyed figure: B's keys too, as A reads them
                 item[f] = {**{k: S.ABSENT.get(f) for k in sb[f]}, **(sa[f] if isinstance(sa[f], dict) else {})}
-    base = {n: v[0] for n, v in S.READINGS.items()}
     data = {"title": f"{found.name}: {found.a} and {found.b} give different answers here",
             "source": f"aslrules distinguish {found.name}={found.a} {found.name}={found.b} "
                       f"(docs/readings.md; shrunk from {found.seed})",

@@ -25,7 +25,6 @@ from dataclasses import dataclass
 from functools import cache
 from typing import Any
 
-import pytest
 
 from aslrules.core import check
 from aslrules.loader import load_text

@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import pytest
 
-from aslrules.core import ask, geometry, hex_range
+from aslrules.core import ask, geometry
 from aslrules.errors import InputError
 from aslrules.loader import load_text
 
