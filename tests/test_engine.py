@@ -6,8 +6,16 @@
 * the on-disk cache of the KB's analysis;
 * worker processes: batches shared among processes.
 
-The plain answer of every file under examples/ is computed once (`plain` below) and compared
-with the accelerated answers, one at a time and batched."""
+The plain path's answer of every case file and example is stored once, as a hash of its shown
+atoms, in tests/data/golden-answers.json; the accelerated answers of every file are compared with
+it, and the plain path answers a stratified sample (a file of each folder, and every 40th) to show
+that the golden answers are still the plain path's.  After a change to the KB or the cases:
+
+    python tests/test_engine.py --golden
+
+writes them again (the plain path on every file, in worker processes).  ASLRULES_EXHAUSTIVE=1
+runs the plain comparisons on every file instead of the sample.
+"""
 
 from __future__ import annotations
 
@@ -46,47 +54,92 @@ def shown(atoms) -> list[str]:
     return sorted(map(str, atoms))
 
 
-def _plain_shown(solver, facts) -> list[list[str]]:
-    return [shown(solver.solve(f)) for f in facts]
+def digest(atoms) -> str:
+    """A hash of an answer's shown atoms (what the golden file stores)."""
+    import hashlib
+
+    return hashlib.sha256("\n".join(shown(atoms)).encode()).hexdigest()[:20]
+
+
+def _name(path: str) -> str:
+    return Path(path).resolve().relative_to(ROOT).as_posix()
+
+
+NAMES = [_name(f) for f in FILES]
+GOLDEN = ROOT / "tests" / "data" / "golden-answers.json"
+REWRITE = "python tests/test_engine.py --golden"
+
+
+def _sample() -> list[int]:
+    """A stratified sample of the files: the first of each folder, and every 40th."""
+    first: dict[str, int] = {}
+    for k, name in enumerate(NAMES):
+        first.setdefault(name.rsplit("/", 1)[0], k)
+    return sorted(set(first.values()) | set(range(0, len(NAMES), 40)))
+
+
+SAMPLE = list(range(len(NAMES))) if os.environ.get("ASLRULES_EXHAUSTIVE") else _sample()
+
+
+def _plain_digests(solver, facts) -> list[str]:
+    return [digest(solver.solve(f)) for f in facts]
+
+
+def plain_digests(indices: list[int]) -> list[str]:
+    """The plain path's answers of FACTS at `indices` (by forked worker processes where the
+    platform can fork: the plain path grounds the whole KB each time)."""
+    facts = [FACTS[k] for k in indices]
+    workers = min(os.cpu_count() or 1, 4)
+    if workers == 1 or pool.context().get_start_method() != "fork" or len(facts) < 20:
+        return _plain_digests(PLAIN, facts)
+    ranges = [range(k, min(k + 10, len(facts))) for k in range(0, len(facts), 10)]
+    chunks = pool.run(PLAIN, _plain_digests, [], workers=workers, whole=facts, ranges=ranges)
+    return [x for chunk in chunks for x in chunk]
 
 
 @pytest.fixture(scope="module")
-def plain() -> list[list[str]]:
-    """The plain path's answer for every file under examples/, computed once (by forked worker
-    processes where the platform can fork: the plain path grounds the whole KB each time)."""
-    workers = min(os.cpu_count() or 1, 4)
-    if workers == 1 or pool.context().get_start_method() != "fork":
-        return _plain_shown(PLAIN, FACTS)
-    ranges = [range(k, min(k + 10, len(FACTS))) for k in range(0, len(FACTS), 10)]
-    chunks = pool.run(PLAIN, _plain_shown, [], workers=workers, whole=FACTS, ranges=ranges)
-    return [x for chunk in chunks for x in chunk]
+def golden() -> dict[str, str]:
+    import json
+
+    data = json.loads(GOLDEN.read_text(encoding="utf-8"))
+    missing = [n for n in NAMES if n not in data]
+    assert not missing, f"{len(missing)} files have no golden answer ({missing[:3]}...): {REWRITE}"
+    return data
+
+
+def test_golden_answers_are_the_plain_paths(golden) -> None:
+    """The stored answers are what the plain path answers today (on the sample)."""
+    got = plain_digests(SAMPLE)
+    stale = [NAMES[k] for k, d in zip(SAMPLE, got) if golden[NAMES[k]] != d]
+    assert not stale, f"the plain path answers {len(stale)} files otherwise ({stale[:3]}...): {REWRITE}"
+    assert len({NAMES[k].rsplit("/", 1)[0] for k in SAMPLE}) == len({n.rsplit("/", 1)[0] for n in NAMES})
+
+
+def test_accelerated_batched_equals_plain(golden) -> None:
+    """Every file, in batches of 100 as `aslrules check` grounds them (situations without questions
+    list options)."""
+    together = [digest(x) for k in range(0, len(FACTS), 100) for x in FAST.solve_many(FACTS[k:k + 100])]
+    differ = [n for n, d in zip(NAMES, together) if golden[n] != d]
+    assert not differ, f"the accelerated answers of {len(differ)} files are not the plain path's: {differ[:5]}"
+
+
+def test_accelerated_one_at_a_time_equals_plain(golden) -> None:
+    """Each file of the sample alone, its renaming rules applied as the atoms are read (`few`,
+    aslrules/fast/views.py); the other tests here solve without them."""
+    for k in SAMPLE:
+        assert digest(FAST.solve(FACTS[k], few=True)) == golden[NAMES[k]], NAMES[k]
+
+
+def test_unpruned_and_public_api_paths_equal_plain(golden) -> None:
+    """Each shortcut on its own: no pruning; the public API instead of clingo's C functions."""
+    for solver in (Accelerated(prune=False), Accelerated(direct=False)):
+        assert [digest(x) for x in solver.solve_many([FACTS[k] for k in SAMPLE])] == [golden[NAMES[k]] for k in SAMPLE]
+        assert [digest(solver.solve(FACTS[k])) for k in SAMPLE[1::4]] == [golden[NAMES[k]] for k in SAMPLE[1::4]]
 
 
 def test_every_case_file_is_compared() -> None:
     cases = iter_case_files([str(ROOT / "tests" / "cases")])
     assert cases and set(cases) <= set(FILES)
-
-
-def test_accelerated_one_at_a_time_equals_plain(plain) -> None:
-    """Each file alone, its renaming rules applied as the atoms are read (`few`, aslrules/fast/views.py);
-    the other tests here solve without them."""
-    for path, facts, expected in zip(FILES, FACTS, plain):
-        assert shown(FAST.solve(facts, few=True)) == expected, path
-
-
-def test_accelerated_batched_equals_plain(plain) -> None:
-    """Batches of 100, as `aslrules check` grounds them (situations without questions list options)."""
-    together = [shown(x) for k in range(0, len(FACTS), 100) for x in FAST.solve_many(FACTS[k:k + 100])]
-    assert len(together) == len(plain)
-    for path, got, expected in zip(FILES, together, plain):
-        assert got == expected, path
-
-
-def test_unpruned_and_public_api_paths_equal_plain(plain) -> None:
-    """Each shortcut on its own: no pruning; the public API instead of clingo's C functions."""
-    for solver in (Accelerated(prune=False), Accelerated(direct=False)):
-        assert [shown(x) for x in solver.solve_many(FACTS[::4])] == plain[::4]
-        assert [shown(solver.solve(f)) for f in FACTS[1::8]] == plain[1::8]
 
 
 def test_plain_is_picked_by_the_environment(monkeypatch) -> None:
@@ -665,3 +718,18 @@ def test_answers_are_the_same_read_either_way() -> None:
         assert ask(sit, eng=FAST) == ask(sit, eng=public), sit.path
     sit = load_file(ROOT / "examples" / "berserk_charge.yaml")
     assert ask(sit, eng=FAST) == ask(sit, eng=PLAIN)
+
+
+def write_golden() -> None:
+    import json
+
+    data = dict(zip(NAMES, plain_digests(list(range(len(NAMES))))))
+    GOLDEN.write_text(json.dumps(data, indent=0, sort_keys=True) + "\n", encoding="utf-8")
+    print(f"{len(data)} golden answers in {GOLDEN}")
+
+
+if __name__ == "__main__":
+    import sys
+
+    if "--golden" in sys.argv:
+        write_golden()
