@@ -18,7 +18,6 @@ from aslrules import __version__
 from aslrules.cli import main
 from aslrules.core import ask, check
 from aslrules.loader import load_text
-from aslrules.render import figure_order, label
 
 ROOT = Path(__file__).resolve().parent.parent
 SITUATIONS = sorted((ROOT / "examples").glob("*.yaml"))
@@ -73,99 +72,76 @@ def test_jobs_change_no_outcome() -> None:
 
 
 # --------------------------------------------------------------------------- JSON says what the text says
+#
+# Both forms are written from the same answers (aslrules.core.ask): the JSON must be each answer
+# whole (Answer.as_dict, every field), the text each answer as aslrules.render writes it, in the
+# same order.  Checked once per answer shape: a file for each question kind and kind of figure.
 
-def value_text(v: Any) -> str:
-    """A JSON figure value as the text form writes it."""
-    if isinstance(v, bool):
-        return "yes" if v else "no"
-    if isinstance(v, float):
-        return repr(v)
-    if isinstance(v, dict):
-        return ", ".join(f"{k} {value_text(x)}" for k, x in v.items())
-    if isinstance(v, list):
-        return ", ".join(value_text(x) for x in v)
-    return str(v)
-
-
-def json_lines(a: dict[str, Any]) -> list[str]:
-    """The lines the text form must show for one JSON answer (indentation aside)."""
-    options = a["figures"].get("option")
-    if options:
-        opt = "/".join(sorted(set(options.values())))
-    else:
-        opt = "residual_fp" if a["kind"] == "attack" else a["kind"]
-    role_text = lambda x: "/".join(x) if isinstance(x, list) else str(x)  # noqa: E731  (a list: a tuple)
-    aimed = [role_text(x) for role in ("target", "at", "to") for x in a["roles"].get(role, [])]
-    directed = "".join(f" directed by {d}" for d in a["roles"].get("director", []))
-    lines = [f"{opt}: {', '.join(value_text(f) for f in a['roles'].get('firer', [])) or '(Residual FP)'}{directed} -> "
-             f"{', '.join(aimed)}", f"verdict: {a['verdict']}"]
-    prefix = {"forbid": "forbidden by ", "must": "mandatory by ", "note": "", "skipped": "skipped: ",
-              "unresolved": "unresolved: "}
-    lines += [f"{prefix[r['role']]}{r['rule']}: {r['text']}" for r in a["reasons"]]
-    for name in figure_order(a["figures"]):
-        text = label(name)
-        if text is None:
-            continue
-        value = a["figures"][name]
-        reasons = dict(a["figure_reasons"].get(name, {}))
-        if isinstance(value, dict):
-            lines.append(f"{text}:")
-            for key, v in value.items():
-                lines.append(f"{key}: {value_text(v)}")
-                lines += [f"{r['rule']}: {r['text']}" for r in reasons.pop(key, [])]
-        else:
-            lines.append(f"{text}: {value_text(value)}")
-        lines += [f"{p['value']:+d} {p['rule']}: {p['text']}" for p in a["parts"].get(name, [])]
-        for key, rs in reasons.items():
-            if key != "none":
-                lines.append(f"{key}:")
-            lines += [f"{r['rule']}: {r['text']}" for r in rs]
-    return lines
+SHAPES = [
+    "examples/berserk_charge.yaml",  # a listing: Fire Groups, directors, forbidden attacks folded
+    "examples/a8_41_ex_case.yaml",  # an attack's figures: FP by firer, B#, Residual FP and why, after
+    "examples/gun_ca.yaml",  # the Covered Arc kinds
+    "tests/cases/flowchart/fpf_box.yaml",  # FPF: its NMC, firer_status, mc_dr
+    "tests/cases/ca/d3_2_target_facing.yaml",
+    "tests/cases/ca/c2_6_range_elevation.yaml",
+    "tests/cases/ca/d2_401_motion_attempt.yaml",
+    "tests/cases/ca/c3_22_pfph.yaml",
+    "tests/cases/ca/d3_51_known.yaml",
+    "tests/cases/a7_9/fg_random_selection.yaml",  # Cowering, Random Selection, a Fire Lane's reasons
+    "tests/cases/a8/ex_8_41_first_attack_ift_result.yaml",  # with dice: Final DR, IFT result
+    "tests/cases/a8_2_residual/ex_8_26_2_hedge_residual_attack.yaml",  # a Residual FP attack
+]
+RUNS = [(p, []) for p in SHAPES] + [("examples/berserk_charge.yaml", ["--firer", "g-467"]),
+                                    ("examples/berserk_charge.yaml", ["--all"])]
 
 
-ASK_FILES = [*SITUATIONS, *CASES]
+def _jsonable(x: Any) -> Any:
+    return json.loads(json.dumps(x))
 
 
-def _first_defender(path: Path) -> str | None:
-    sit = load_text(path.read_text(encoding="utf-8"), str(path))
-    return next((u.id for u in sit.units if u.side != sit.attacker), None)
+@pytest.mark.parametrize(("path", "extra"), RUNS, ids=[f"{p}{''.join(e)}" for p, e in RUNS])
+def test_json_and_text_are_the_same_answers(path: str, extra: list[str]) -> None:
+    from dataclasses import fields
 
+    from aslrules.answers import Answer
+    from aslrules.loader import load_file
+    from aslrules.render import answer_lines, listing_lines
 
-# every file as it is, and with `--firer` its first DEFENDER unit where it has one (no skips)
-JSON_RUNS = [(p, None) for p in ASK_FILES] + [(p, d) for p in ASK_FILES if (d := _first_defender(p))]
-
-
-def test_json_runs_include_firer_runs() -> None:
-    assert any(firer for _, firer in JSON_RUNS) and len(JSON_RUNS) > len(ASK_FILES)
-
-
-@pytest.mark.parametrize(("path", "firer"), JSON_RUNS,
-                         ids=[f"{p.relative_to(ROOT)}-{f or 'all'}" for p, f in JSON_RUNS])
-def test_json_same_content_as_text(path: Path, firer: str | None) -> None:
-    """`ask --format json` and the text form carry the same verdicts, FP, column, DRM and
-    reasons (rule ids and texts), answer by answer, in the same order (a listing with --all, its
-    forbidden attacks in full; each target Location's head line aside)."""
-    extra = ["--firer", firer] if firer else []
-    code, text, err = cli("ask", str(path), "--all", *extra)
-    assert code == 0, err
-    code, js, err = cli("ask", str(path), "--format", "json", *extra)
+    sit = load_file(str(ROOT / path))
+    firer = extra[1] if extra[:1] == ["--firer"] else None
+    answers = ask(sit, firer=firer, full="--all" in extra)
+    assert answers
+    code, js, err = cli("ask", str(ROOT / path), "--format", "json", *extra)
     assert code == 0, err
     data = json.loads(js)
-    text_lines = [line.strip() for line in text.splitlines()]
-    heads = {f"at {a['rank']['at']}" for a in data["answers"] if a.get("rank")}
-    text_lines = [line for line in text_lines if line.split(" (")[0].split(":")[0] not in heads]
-    assert text_lines[0].startswith(str(path))
-    assert data["title"] in text_lines[0]
-    expected = [line for a in data["answers"] for line in json_lines(a)]
-    if data["answers"]:
-        assert text_lines[1:] == expected
-    else:
-        assert len(text_lines) == 2 and text_lines[1].startswith("no ")
-    # every answer has a verdict with reasons behind it
-    for a in data["answers"]:
-        assert a["verdict"] in ("allowed", "mandatory", "forbidden")
-        if a["verdict"] == "forbidden":
-            assert [r for r in a["reasons"] if r["role"] == "forbid"], a
+    assert data["answers"] == [_jsonable(a.as_dict()) for a in answers]
+    for a, d in zip(answers, data["answers"]):  # as_dict leaves no field of the answer out
+        named = {"qid": "question"}
+        assert {named.get(f.name, f.name) for f in fields(Answer)} - {"rank"} <= set(d), d
+        assert len(d["reasons"]) == len(a.reasons) and set(d["figures"]) == set(a.figures)
+    code, text, err = cli("ask", str(ROOT / path), *extra)
+    assert code == 0, err
+    lines = text.splitlines()[1:]
+    questions = sit.expect or sit.ask
+    expected = [x for a in answers for x in answer_lines(a, indent="  ")] if questions else \
+        listing_lines(answers, indent="  ", full="--all" in extra)
+    assert lines == expected
+
+
+def test_the_shapes_cover_what_the_corpus_shows() -> None:
+    """The files above together show every figure, every reason role and every question kind any
+    answer of the evidence shows (tests/corpus.py)."""
+    from corpus import answered
+
+    from aslrules.loader import load_file
+
+    def shape(answers) -> set[tuple[str, str]]:
+        out = {("kind", a.kind) for a in answers} | {("role", r.role) for a in answers for r in a.reasons}
+        return out | {("figure", f) for a in answers for f in a.figures} | {("part", p) for a in answers for p in a.parts}
+
+    corpus = shape(o.answer for o in answered()[0] if o.answer.kind not in ("state", "legal"))  # a replay's own
+    shown = shape(a for p in SHAPES for a in ask(load_file(str(ROOT / p))))
+    assert not corpus - shown, sorted(corpus - shown)
 
 
 def test_listing_mode_lists_every_defender() -> None:

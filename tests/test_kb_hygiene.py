@@ -241,36 +241,12 @@ def reason_templates() -> dict[str, str]:
     return found
 
 
-@cache
 def shown_templates() -> set[str]:
-    """The templates of every reason the evidence's answers give: every case file (replays and
-    listings included) and every ruling's cases."""
-    from aslrules.core import check, engine
-    from aslrules.rulings import load_rulings
+    """The templates of every reason the evidence's answers give (tests/corpus.py: every case file,
+    replays and listings included, and every ruling's cases)."""
+    from corpus import answered
 
-    seen: set[str] = set()
-
-    class Keep:
-        def __init__(self, eng):
-            self.eng = eng
-
-        def _keep(self, atoms):
-            for a in atoms:
-                k = TEMPLATE_AT.get((a.name, len(a.arguments)))
-                if k is not None:
-                    seen.add(a.arguments[k])
-            return atoms
-
-        def solve(self, facts, *, few=False):
-            return self._keep(self.eng.solve(facts, few=few))
-
-        def solve_many(self, cases):
-            return [self._keep(atoms) for atoms in self.eng.solve_many(cases)]
-
-    situations = [load_file(p) for p in iter_case_files([str(ROOT / "tests" / "cases"), str(ROOT / "examples")])]
-    situations += [c for r in load_rulings([str(ROOT / "rulings")]) for c in r.cases]
-    check(situations, eng=Keep(engine()), workers=1)
-    return seen
+    return {a.arguments[k] for a in answered()[1] if (k := TEMPLATE_AT.get((a.name, len(a.arguments)))) is not None}
 
 
 def test_every_reason_template_fires() -> None:
