@@ -39,7 +39,7 @@ from . import schema as S
 from .answers import Answer
 from .consistency import answer_all
 from .core import build_facts, engine
-from .errors import InputError
+from .errors import EngineError, InputError
 from .fast import Solver
 from .loader import case_files, load_data as _load_data, load_file, load_text, struct_fields
 from .model import Situation
@@ -666,7 +666,8 @@ def case_text(found: Found) -> str:
     from .render import answer_lines
 
     t = found.trial
-    assert t is not None and t.answers is not None
+    if t is None or t.answers is None:
+        raise ValueError("case_text needs a situation found (Found.trial with its answers)")
     q = min(t.differs)
     kind = t.situation.ask[q].kind
     ans_a, ans_b = t.answers[0][q], t.answers[1][q]
@@ -707,5 +708,7 @@ def case_text(found: Found) -> str:
                          [m.field for o in failures for m in o.mismatches])
     # the reading's value is really what decides it: under B the same case fails
     other = load_text(text.replace(f"{found.name}: {found.a}", f"{found.name}: {found.b}"), "<distinguish>")
-    assert any(not o.passed for o in check([other], workers=1))
+    if all(o.passed for o in check([other], workers=1)):
+        raise EngineError(f"distinguish: the case found holds under {found.name}={found.b} too: it "
+                          "distinguishes nothing")
     return text

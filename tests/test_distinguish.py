@@ -63,3 +63,20 @@ def test_the_cli_writes_a_case_that_checks(tmp_path: Path) -> None:
     checked = subprocess.run([sys.executable, "-m", "aslrules", "check", str(out)], capture_output=True, text=True,
                              cwd=ROOT, timeout=300)
     assert checked.returncode == 0 and "1 passed, 0 failed" in checked.stdout
+
+
+def test_a_case_that_distinguishes_nothing_is_an_error(monkeypatch: pytest.MonkeyPatch) -> None:
+    """case_text checks the case it writes under both values (an error, not an assert that
+    python -O would drop): with a check that passes everything, the case holds under B too."""
+    from aslrules import core
+    from aslrules.distinguish import Found, case_text
+    from aslrules.errors import EngineError
+
+    with pytest.raises(ValueError):
+        case_text(Found("a7353", "permissive", "restrictive"))
+    found = distinguish("a7353", "permissive", "restrictive", budget=50)
+    assert found.trial is not None
+    real = core.check
+    monkeypatch.setattr(core, "check", lambda sits, **kw: [o for o in real(sits, **kw) if o.passed])
+    with pytest.raises(EngineError, match="distinguishes nothing"):
+        case_text(found)
