@@ -63,9 +63,13 @@ def test_check_regression_cases_in_process() -> None:
 def test_batched_and_single_agree() -> None:
     """One grounding for many cases gives each case the answer it gets alone (aslrules/fast/batch.py's
     batch rewrite adds a case argument to every situation-dependent predicate; a predicate
-    it misses mixes or loses facts between cases)."""
-    situations = [load_file(f) for f in case_files()]
-    situations += situations[:1]  # at least two cases in one grounding
+    it misses mixes or loses facts between cases): a file of each folder, and one of them twice.
+    (tests/test_engine.py compares every file's batched answer with the plain path's.)"""
+    first: dict[str, str] = {}  # a file of each folder: every kind of case, side by side
+    for f in case_files():
+        first.setdefault(str(Path(f).parent), f)
+    situations = [load_file(f) for f in first.values()]
+    situations += situations[:1]  # one case twice in one grounding
     together = check(situations, batch_size=len(situations) or 1)
     alone = [o for s in situations for o in check([s])]
     assert [(o.situation.path, o.index, o.answer) for o in together] == \

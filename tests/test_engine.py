@@ -178,7 +178,7 @@ def test_accelerated_on_mutated_situations(text: str) -> None:
 
 
 def test_workers_keep_every_answer() -> None:
-    cases = [s for s in SITUATIONS if s.expect]
+    cases = [s for s in SITUATIONS if s.expect][::5]
     alone = check(cases, workers=1, batch_size=7)
     shared = check(cases, workers=2, batch_size=7)
     assert [(o.situation.path, o.index, o.answer) for o in shared] == \
@@ -714,7 +714,7 @@ def test_answers_are_the_same_read_either_way() -> None:
     from aslrules.core import ask
 
     public = Accelerated(direct=False)
-    for sit in SITUATIONS[::5]:
+    for sit in [SITUATIONS[k] for k in SAMPLE]:
         assert ask(sit, eng=FAST) == ask(sit, eng=public), sit.path
     sit = load_file(ROOT / "examples" / "berserk_charge.yaml")
     assert ask(sit, eng=FAST) == ask(sit, eng=PLAIN)

@@ -89,6 +89,8 @@ def test_total_form_answers_as_one_expenditure() -> None:
     on every question of every case file that can be so rewritten."""
     pairs = []
     for path in iter_case_files([str(ROOT / "tests" / "cases")]):
+        if "/matrix/" in Path(path).as_posix():  # the generated matrix: one situation, its counters varied
+            continue
         data = yaml.safe_load(Path(path).read_text(encoding="utf-8"))
         if _single_expenditure(data):
             pairs.append((load_file(path), load_text(yaml.safe_dump(data), path + " (expenditures)")))
