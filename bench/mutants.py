@@ -304,16 +304,22 @@ class Unit:
     kills: int = 0
 
 
+_ANALYSED: dict = {}  # abstract domain -> (statements kept, what may be derived): many situations share one
+
+
 def _record(unit: Unit, rec: Recorder) -> None:
     rel = rec.relevance()
     seen = {}
     for facts in rec.seen:
         dom = rel.domain(facts)
         seen.setdefault(rel.key(dom), dom)
-    for dom in seen.values():
-        keep, _, _ = rel.simplify(dom)
-        unit.keep.update(keep)
-        unit.domains.append(rel.closure(dom)[1])
+    for key, dom in seen.items():
+        found = _ANALYSED.get(key)
+        if found is None:
+            found = _ANALYSED[key] = (set(rel.simplify(dom)[0]), rel.closure(dom)[1])
+        unit.keep |= found[0]
+        if not any(d is found[1] for d in unit.domains):
+            unit.domains.append(found[1])
     rec.seen.clear()
 
 
@@ -349,16 +355,25 @@ def load_evidence() -> Evidence:
     base = Accelerated(prune=True)
     list(base.program)  # every statement parsed once, before the workers fork
     _ = base.batch
+    from aslrules.core import build_facts, check, listing_outcomes
+    from aslrules.replay import replay_outcomes
+
     rec = Recorder(base)
-    cases = []
-    for path in case_files([str(ROOT / p) for p in CASES]):
-        sit = load_file(path)
-        unit = Unit(os.path.relpath(path, ROOT), "case", sit)
-        unit.baseline = _case_result(rec, [sit])
+    cases = [Unit(os.path.relpath(p, ROOT), "case", load_file(p)) for p in case_files([str(ROOT / p) for p in CASES])]
+    by_situation: dict[int, list[bool]] = {}
+    for o in check([u.item for u in cases], eng=base, workers=1):  # all at once, as aslrules check runs them
+        by_situation.setdefault(id(o.situation), []).append(o.passed)
+    for unit in cases:
+        sit = unit.item
+        unit.baseline = by_situation.get(id(sit), [])
         if not all(unit.baseline):
             sys.exit(f"mutants: {unit.name} does not hold on the KB as it is: the evidence must hold first")
+        rec.seen.append(build_facts(sit).facts)  # its questions', as a batch grounds them
+        if sit.data.sequence:  # and the situations its replay and its listing answer
+            replay_outcomes(sit, eng=rec)
+        if sit.data.listing is not None:
+            listing_outcomes(sit, rec)
         _record(unit, rec)
-        cases.append(unit)
     rulings = []
     results = {}
     for r in load_rulings([str(ROOT / p) for p in RULINGS]):
@@ -487,22 +502,27 @@ def evaluate(ev: Evidence, m: Mutant, *, explain: bool = False, exhaustive: bool
 # --------------------------------------------------------------------------- the run
 
 
-def all_mutants(ev: Evidence, files: Sequence[str] = (), line: int | None = None,
-                kinds: Sequence[str] = KINDS) -> tuple[list[Mutant], int, Counter]:
-    """Every valid mutant (of the statements `files` and `line` select), the statements mutated,
-    and the number of stillborn ones by statement."""
+def statements(ev: Evidence, files: Sequence[str] = (), line: int | None = None) -> list[int]:
+    """The indices of the statements to mutate: the rules (of `files`, at `line`)."""
+    out = []
+    for i, s in enumerate(ev.base.program):
+        name, at = where(i) if s.ast_type == T.Rule else ("", 0)
+        if s.ast_type == T.Rule and name not in EXCLUDED_FILES and (not files or name in files) \
+                and (line is None or at == line):
+            out.append(i)
+    return out
+
+
+def all_mutants(ev: Evidence, indices: Sequence[int], kinds: Sequence[str] = KINDS) -> tuple[list[Mutant], int, Counter]:
+    """Every valid mutant of the statements at `indices`, how many statements, and the number of
+    stillborn mutants by statement."""
     out: list[Mutant] = []
     stmts = 0
     dead: Counter = Counter()
     definitions = [s for s in ev.base.program if s.ast_type == T.Definition]
-    for i, s in enumerate(ev.base.program):
-        if s.ast_type != T.Rule:
-            continue
-        name, at = where(i)
-        if name in EXCLUDED_FILES or (files and name not in files) or (line is not None and at != line):
-            continue
+    for i in indices:
         stmts += 1
-        for m in mutants_of(i, s):
+        for m in mutants_of(i, ev.base.program[i]):
             if m.kind not in kinds:
                 continue
             if m.rule is not None and stillborn(m.rule, definitions):
@@ -588,22 +608,20 @@ def main(argv: Sequence[str] | None = None) -> int:
     cpu0 = time.process_time()
     _EV = ev = load_evidence()
     loaded = time.time() - t0
-    mutants, stmts, dead = all_mutants(ev, files, args.line, args.kind or KINDS)
+    indices = statements(ev, files, args.line)
+    rng = random.Random(args.seed)
     if args.sample:
-        rng = random.Random(args.seed)
-        by_stmt: dict[int, list[Mutant]] = {}
-        for m in mutants:
-            by_stmt.setdefault(m.index, []).append(m)
-        chosen = rng.sample(sorted(by_stmt), min(args.sample, len(by_stmt)))
-        mutants = []
-        for i in sorted(chosen):
-            ms = by_stmt[i]
-            mutants += [m for m in ms if m.kind == "delete"]
+        indices = sorted(rng.sample(indices, min(args.sample, len(indices))))
+    mutants, stmts, dead = all_mutants(ev, indices, args.kind or KINDS)
+    if args.sample:  # each statement's deletion, and one other mutant of it
+        chosen: list[Mutant] = []
+        for i in indices:
+            ms = [m for m in mutants if m.index == i]
+            chosen += [m for m in ms if m.kind == "delete"]
             others = [m for m in ms if m.kind != "delete"]
             if others:
-                mutants.append(rng.choice(others))
-        stmts = len(chosen)
-        dead = Counter({i: dead[i] for i in chosen})
+                chosen.append(rng.choice(others))
+        mutants = chosen
     if args.list:
         for m in mutants:
             name, at = where(m.index)
