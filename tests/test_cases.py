@@ -82,7 +82,8 @@ def test_each_case_names_its_source(path: str) -> None:
     sit = load_file(path)
     assert sit.source.strip(), f"{path}: no `source:`"
     assert sit.title.strip(), f"{path}: no `title:`"
-    assert sit.expect or sit.data.sequence, f"{path}: no `expect:` (nor a `sequence:` to replay)"
+    assert sit.expect or sit.listing or sit.data.sequence, \
+        f"{path}: no `expect:` (nor a `listing:` to check, nor a `sequence:` to replay)"
 
 
 WRONG = """\
