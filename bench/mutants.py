@@ -534,7 +534,9 @@ def all_mutants(ev: Evidence, indices: Sequence[int], kinds: Sequence[str] = KIN
 
 def load_equivalent() -> dict[tuple[str, str, str, str], dict]:
     """The reviewed survivors: (file, statement, kind, change) -> the entry."""
-    entries = yaml.safe_load(EQUIVALENT.read_text(encoding="utf-8")) or []
+    entries = []
+    for path in sorted(EQUIVALENT.parent.glob("equivalent_mutants*.yaml")):  # (parts, while being written)
+        entries += yaml.safe_load(path.read_text(encoding="utf-8")) or []
     out = {}
     for k, e in enumerate(entries):
         missing = [f for f in ("file", "statement", "kind", "change", "class", "why") if not e.get(f)]
