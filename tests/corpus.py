@@ -1,11 +1,15 @@
 """The evidence answered once per test session: every case file (replays and listings included)
 and every ruling's cases, through `aslrules.core.check`, with the shown atoms of every answer
-kept.  Tests that need the whole corpus's answers share this one run."""
+kept.  Tests that need the whole corpus's answers share this one run; and the corpus read fast
+(read_yaml) or sampled by folder (stratified)."""
 
 from __future__ import annotations
 
+import os
 from functools import cache
 from pathlib import Path
+
+import yaml
 
 from aslrules.core import Outcome, check, engine, iter_case_files
 from aslrules.loader import load_file
@@ -13,6 +17,24 @@ from aslrules.rulings import load_rulings
 from aslrules.symbols import Term
 
 ROOT = Path(__file__).resolve().parent.parent
+_LOADER = getattr(yaml, "CSafeLoader", yaml.SafeLoader)  # libyaml's parser, as aslrules.loader uses
+
+
+def read_yaml(path: Path | str):
+    """A YAML file's data, as yaml.safe_load reads it (with libyaml's parser where PyYAML has it:
+    the tests read the whole corpus)."""
+    return yaml.load(Path(path).read_text(encoding="utf-8"), Loader=_LOADER)
+
+
+def stratified(names: list[str], every: int) -> list[int]:
+    """A stratified sample of the names (paths): the first of each folder, and every `every`-th;
+    all of them when ASLRULES_EXHAUSTIVE is set."""
+    if os.environ.get("ASLRULES_EXHAUSTIVE"):
+        return list(range(len(names)))
+    first: dict[str, int] = {}
+    for k, name in enumerate(names):
+        first.setdefault(str(name).rsplit("/", 1)[0], k)
+    return sorted(set(first.values()) | set(range(0, len(names), every)))
 
 
 class _Keep:

@@ -27,6 +27,7 @@ from pathlib import Path
 
 import clingo
 import pytest
+from corpus import stratified
 from hypothesis import HealthCheck, given, settings
 from test_property import mutated
 
@@ -70,15 +71,7 @@ GOLDEN = ROOT / "tests" / "data" / "golden-answers.json"
 REWRITE = "python tests/test_engine.py --golden"
 
 
-def _sample() -> list[int]:
-    """A stratified sample of the files: the first of each folder, and every 40th."""
-    first: dict[str, int] = {}
-    for k, name in enumerate(NAMES):
-        first.setdefault(name.rsplit("/", 1)[0], k)
-    return sorted(set(first.values()) | set(range(0, len(NAMES), 40)))
-
-
-SAMPLE = list(range(len(NAMES))) if os.environ.get("ASLRULES_EXHAUSTIVE") else _sample()
+SAMPLE = stratified(NAMES, 40)  # the first file of each folder and every 40th (all: ASLRULES_EXHAUSTIVE=1)
 
 
 def _plain_digests(solver, facts) -> list[str]:

@@ -11,7 +11,7 @@ from pathlib import Path
 
 import jsonschema
 import pytest
-import yaml
+from corpus import read_yaml
 
 from aslrules.cli import main
 from aslrules.reference import BEGIN, END, markdown
@@ -38,7 +38,7 @@ def test_json_schema_is_valid_and_accepts_every_file(capsys: pytest.CaptureFixtu
     jsonschema.Draft202012Validator.check_schema(schema)
     validator = jsonschema.Draft202012Validator(schema)
     for path in FILES:
-        data = yaml.safe_load(path.read_text(encoding="utf-8"))
+        data = read_yaml(path)
         errors = [f"{list(e.absolute_path)}: {e.message}" for e in validator.iter_errors(data)]
         assert not errors, f"{path}: {errors[:3]}"
 

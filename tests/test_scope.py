@@ -14,7 +14,7 @@ import re
 from pathlib import Path
 
 import pytest
-import yaml
+from corpus import read_yaml
 
 ROOT = Path(__file__).resolve().parent.parent
 DATA = ROOT / "tests" / "data"
@@ -70,7 +70,7 @@ def _kb_rule_ids(kb: Path = ROOT / "kb") -> set[str]:
 def _named_in_cases() -> set[str]:
     named: set[str] = set()
     for p in (ROOT / "tests" / "cases").rglob("*.yaml"):
-        doc = yaml.safe_load(p.read_text()) or {}
+        doc = read_yaml(p) or {}
         for item in doc.get("expect", []) or []:
             named.update(str(x) for x in item.get("because", []) or [])
     return named
