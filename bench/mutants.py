@@ -4,7 +4,7 @@
                             [-j N] [--json FILE] [--list]
 
 Each *mutant* is the KB with one rule or constraint of kb/*.lp changed (not #show, #defined,
-#const, nor kb/ift_table.lp, the generated IFT, which tests/test_ift_table.py checks against its
+#const, the engine's case_independent/2 facts, nor kb/ift_table.lp, the generated IFT, which tests/test_ift_table.py checks against its
 source):
 
 * `delete`: the statement is left out;
@@ -502,13 +502,25 @@ def evaluate(ev: Evidence, m: Mutant, *, explain: bool = False, exhaustive: bool
 # --------------------------------------------------------------------------- the run
 
 
+# Facts that instruct the engine, not rules: kb/input.lp's case_independent/2 tells the batch rewrite
+# (aslrules/fast/batch.py) which inputs to share between cases; no answer reads them.
+ENGINE_FACTS = {"case_independent"}
+
+
+def _engine_fact(s: ast.AST) -> bool:
+    head = s.head
+    return (not s.body and head.ast_type == T.Literal and head.atom.ast_type == T.SymbolicAtom
+            and head.atom.symbol.ast_type == T.Function and head.atom.symbol.name in ENGINE_FACTS)
+
+
 def statements(ev: Evidence, files: Sequence[str] = (), line: int | None = None) -> list[int]:
-    """The indices of the statements to mutate: the rules (of `files`, at `line`)."""
+    """The indices of the statements to mutate: the rules (of `files`, at `line`), not the engine's
+    facts."""
     out = []
     for i, s in enumerate(ev.base.program):
         name, at = where(i) if s.ast_type == T.Rule else ("", 0)
-        if s.ast_type == T.Rule and name not in EXCLUDED_FILES and (not files or name in files) \
-                and (line is None or at == line):
+        if s.ast_type == T.Rule and not _engine_fact(s) and name not in EXCLUDED_FILES \
+                and (not files or name in files) and (line is None or at == line):
             out.append(i)
     return out
 
@@ -534,9 +546,7 @@ def all_mutants(ev: Evidence, indices: Sequence[int], kinds: Sequence[str] = KIN
 
 def load_equivalent() -> dict[tuple[str, str, str, str], dict]:
     """The reviewed survivors: (file, statement, kind, change) -> the entry."""
-    entries = []
-    for path in sorted(EQUIVALENT.parent.glob("equivalent_mutants*.yaml")):  # (parts, while being written)
-        entries += yaml.safe_load(path.read_text(encoding="utf-8")) or []
+    entries = yaml.safe_load(EQUIVALENT.read_text(encoding="utf-8")) or []
     out = {}
     for k, e in enumerate(entries):
         missing = [f for f in ("file", "statement", "kind", "change", "class", "why") if not e.get(f)]
