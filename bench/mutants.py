@@ -577,20 +577,32 @@ def _work(k: int) -> tuple[int, str, str, float]:
 
 
 def run(mutants: list[Mutant], jobs: int) -> list[tuple[int, str, str, float]]:
+    """Every mutant's result; on stderr, each survivor as it is found and the count every 100, so
+    that a run stopped early has said what it found (with one process as with several)."""
     global _MUTANTS
     _MUTANTS = mutants
-    if jobs <= 1 or len(mutants) < 8:
-        return [_work(k) for k in range(len(mutants))]
-    ctx = multiprocessing.get_context("fork")
     out = []
     start = time.time()
+
+    def note(result: tuple[int, str, str, float]) -> None:
+        out.append(result)
+        if result[1] in ("survived", "unaffected"):
+            m = mutants[result[0]]
+            name, at = where(m.index)
+            print(f"not killed: kb/{name}:{at}: {m.change}", file=sys.stderr, flush=True)
+        if len(out) % 100 == 0:
+            left = sum(1 for r in out if r[1] in ("survived", "unaffected"))
+            print(f"mutants: {len(out)} of {len(mutants)} run, {left} not killed, {time.time() - start:.0f} s",
+                  file=sys.stderr, flush=True)
+
+    if jobs <= 1 or len(mutants) < 8:
+        for k in range(len(mutants)):
+            note(_work(k))
+        return out
+    ctx = multiprocessing.get_context("fork")
     with ctx.Pool(jobs) as pool:
         for result in pool.imap_unordered(_work, range(len(mutants)), chunksize=4):
-            out.append(result)
-            if len(out) % 500 == 0:
-                left = sum(1 for r in out if r[1] in ("survived", "unaffected"))
-                print(f"mutants: {len(out)} of {len(mutants)} run, {left} not killed, {time.time() - start:.0f} s",
-                      file=sys.stderr, flush=True)
+            note(result)
     return out
 
 
