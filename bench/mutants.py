@@ -503,14 +503,11 @@ def evaluate(ev: Evidence, m: Mutant, *, explain: bool = False, exhaustive: bool
 
 
 # Facts that instruct the engine, not rules: kb/input.lp's case_independent/2 tells the batch rewrite
-# (aslrules/fast/batch.py) which inputs to share between cases; no answer reads them.
-ENGINE_FACTS = {"case_independent"}
-
-
+# (aslrules/fast/batch.py, which reads them) which inputs to share between cases; no answer reads them.
 def _engine_fact(s: ast.AST) -> bool:
-    head = s.head
-    return (not s.body and head.ast_type == T.Literal and head.atom.ast_type == T.SymbolicAtom
-            and head.atom.symbol.ast_type == T.Function and head.atom.symbol.name in ENGINE_FACTS)
+    from aslrules.fast.batch import case_independent
+
+    return bool(case_independent([s]))
 
 
 def statements(ev: Evidence, files: Sequence[str] = (), line: int | None = None) -> list[int]:
