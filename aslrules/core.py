@@ -189,7 +189,8 @@ def compare(exp: Expectation, ans: Answer) -> list[Mismatch]:
             actual = actual if isinstance(actual, dict) else {}
             actual = {k: actual.get(k, absent) for k in expected}
             if actual != expected:
-                out.append(Mismatch(name, expected, actual))
+                out.append(Mismatch(name, {k: _num(v) for k, v in expected.items()},
+                                    {k: _num(v) for k, v in actual.items()}))
             continue
         if actual is None:
             actual = absent
@@ -255,21 +256,44 @@ def _text(value: Any) -> Any:
     return _num(value)
 
 
-def _answer_chunk(eng: Solver, chunk: Sequence[Situation]) -> list[dict[Any, Answer]]:
-    """Each case's answers, one grounding for the chunk."""
+@dataclass(frozen=True)
+class Rejected:
+    """The input error answering a case found (a case that states `input_error:` expects one)."""
+
+    path: str
+    expected: str
+
+    @classmethod
+    def of(cls, e: InputError) -> Rejected:
+        return cls(e.path, e.expected)
+
+    def text(self) -> str:
+        return f"{self.path}: {self.expected}"
+
+
+def _answer_chunk(eng: Solver, chunk: Sequence[Situation]) -> list[dict[Any, Answer] | Rejected]:
+    """Each case's answers, one grounding for the chunk; a case that states `input_error:` (its
+    `ask:` questions answered too) may have a Rejected instead."""
     with no_cyclic_gc():
-        per_case = eng.solve_many([build_facts(s).facts for s in chunk])
-        answers = []
+        per_case = eng.solve_many([build_facts(s, asked=s.data.input_error is not None).facts for s in chunk])
+        answers: list[dict[Any, Answer] | Rejected] = []
         for sit, atoms in zip(chunk, per_case):
-            raise_input_errors(sit, atoms)
+            try:
+                raise_input_errors(sit, atoms)
+            except InputError as e:
+                if sit.data.input_error is None:
+                    raise
+                answers.append(Rejected.of(e))
+                continue
             answers.append(read_answers(atoms))
     return answers
 
 
-def _pool_chunk(eng: Solver, chunk: Sequence[Situation]) -> list[dict[Any, Answer]] | tuple:
+def _pool_chunk(eng: Solver, chunk: Sequence[Situation]) -> list[dict[Any, Answer] | Rejected] | tuple:
     """Answer one chunk in a worker process; only the expectations' questions (numbered) go back."""
     try:
-        return [{k: a for k, a in answers.items() if isinstance(k, int)} for answers in _answer_chunk(eng, chunk)]
+        return [a if isinstance(a, Rejected) else {k: x for k, x in a.items() if isinstance(k, int)}
+                for a in _answer_chunk(eng, chunk)]
     except InputError as e:  # sent back as data
         return _error(e)
 
@@ -291,9 +315,13 @@ def _run(eng: Solver, task: Any, chunks: Sequence[Any], workers: int, **kw: Any)
     return pool.run(eng, task, chunks, workers=workers, context=_context(), **kw)
 
 
-def _outcomes(chunk: Sequence[Situation], answers: Sequence[dict[Any, Answer]], eng: Solver) -> list[Outcome]:
+def _outcomes(chunk: Sequence[Situation], answers: Sequence[dict[Any, Answer] | Rejected],
+              eng: Solver) -> list[Outcome]:
     outcomes: list[Outcome] = []
     for sit, by_question in zip(chunk, answers):
+        if sit.data.input_error is not None:
+            outcomes.append(rejection_outcome(sit, by_question, eng))
+            continue
         for k, exp in enumerate(sit.expect):
             ans = by_question.get(k, Answer(qid=k))
             outcomes.append(Outcome(sit, k, exp, ans, compare(exp, ans)))
@@ -304,6 +332,33 @@ def _outcomes(chunk: Sequence[Situation], answers: Sequence[dict[Any, Answer]], 
         if sit.data.listing is not None:
             outcomes.extend(listing_outcomes(sit, eng))
     return outcomes
+
+
+def rejection_outcome(sit: Situation, answered: dict[Any, Answer] | Rejected, eng: Solver) -> Outcome:
+    """A case's `input_error:` checked: answering it (its questions, its replay, its listing) stops
+    at an input error of that field, saying those words."""
+    want = sit.data.input_error
+    got = answered if isinstance(answered, Rejected) else None
+    if got is None:
+        try:
+            if sit.data.sequence:
+                from .replay import replay_outcomes
+
+                replay_outcomes(sit, eng=eng)
+            if sit.data.listing is not None:
+                listing_outcomes(sit, eng)
+        except InputError as e:
+            got = Rejected.of(e)
+    expected = want.field + (f": {want.says}" if want.says else "")
+    exp = Expectation(kind="input_error", question=None, line=sit.line(("input_error",)) or 0,
+                      given=frozenset(("input_error",)))
+    if got is None:
+        mismatches = [Mismatch("input_error", expected, "no input error")]
+    elif got.path != want.field or (want.says is not None and want.says not in got.expected):
+        mismatches = [Mismatch("input_error", expected, got.text())]
+    else:
+        mismatches = []
+    return Outcome(sit, 0, exp, Answer(qid=0, kind="input_error"), mismatches, label="input_error")
 
 
 def listing_outcomes(sit: Situation, eng: Solver) -> list[Outcome]:

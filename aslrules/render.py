@@ -168,7 +168,7 @@ def outcome_lines(o: Outcome) -> list[str]:
     lines = [head]
     for m in o.mismatches:
         lines.append(f"  {m.field}: expected {m.expected}, got {m.actual}")
-    if o.answer.kind not in ("state", "legal"):  # a replay's state or legality item has no answer
+    if o.answer.kind not in ("state", "legal", "input_error"):  # a replay's state or legality item has no answer
         lines.append("  the answer given:")
         lines.extend(answer_lines(o.answer, indent="    "))
     return lines

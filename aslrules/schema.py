@@ -418,6 +418,11 @@ class AttackAnswer(Base, kw_only=True):
     reasons: Reasons = []
     fp: Num("firepower after every modification", 0, 9999) | None = None
     ift_column: F(IftColumn, "the IFT column") | None = None
+    base_column: F(IftColumn, "the IFT column of the FP, before any column shift") | None = None
+    fp_by_firer: F(dict[Annotated[str, Meta(pattern=ID_PATTERN)], Annotated[Fraction, Meta(extra={"min": 0, "max": 9999})]],
+                   "each firer's share of the FP, by unit or weapon", kind="any") | None = None
+    judged: F(Literal["reach"], "listed attacks: judged on its reach alone (range, LOS, a Known enemy "
+              "in its Location), not in full") | None = None
     drm: Int("total DRM", -30, 30) | None = None
     breakdown: F(dict[Annotated[str, Meta(pattern=ID_PATTERN)], Annotated[int, Meta(ge=2, le=12)]],
                  "B# in force for that shot, by weapon", kind="weapon") | None = None
@@ -510,7 +515,7 @@ ANSWERS: dict[str, type[Base]] = {
 
 #: How an answer field the KB's answer does not mention reads (a keyed field: per key).
 ABSENT: dict[str, Any] = {
-    "residual_fp": Fraction(0), "fire_lane": False, "fire_lane_cancelled": (), "after": "none", "firer_status": "no_effect", "leader_direction": False,
+    "fire_lane": False, "fire_lane_cancelled": (), "after": "none", "firer_status": "no_effect",
     "in_ca": False, "intensive_fire": False, "no_movement": False,
     "cc_counters": [], "may_rout": [], "random_selection": [],
 }
@@ -662,6 +667,15 @@ class Listing(Base, kw_only=True):
                max_length=500) = []
 
 
+class Rejection(Base, kw_only=True):
+    """The input error a source makes of a situation that is nonsense by the rules or the map (a
+    case of the KB's input checks, kb/input_checks.lp)."""
+
+    field: F(str, "the field the error names, as aslrules prints it (units[0].moving.from, "
+             "sequence[2].move.to, ask[0].ca_change.to)", pattern=r"^[A-Za-z0-9_.\[\]-]{1,200}$")
+    says: F(str, "words of what the error says was expected", max_length=200) | None = None
+
+
 class Situation(Base, kw_only=True):
     format: F(Literal["aslrules/1"], "optional marker") = FORMAT
     title: Text("free text") = ""
@@ -688,6 +702,9 @@ class Situation(Base, kw_only=True):
     sequence: F(list[Step], "the ATTACKER's MPh (and the DFPh after it) as ordered steps, for aslrules replay",
                 max_length=1000) = []
     listing: F(Listing, "what aslrules ask lists for this situation (aslrules check checks it)") | None = None
+    input_error: F(Rejection, "the situation is nonsense by the rules or the map: the input error aslrules "
+                   "check expects of it when it answers its questions (expect and ask), replay and listing")\
+        | None = None
 
 
 # --------------------------------------------------------------------------- rulings (the curator's files)

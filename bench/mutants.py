@@ -349,6 +349,7 @@ def load_evidence() -> Evidence:
     from aslrules.fast.accelerated import Accelerated
     from aslrules.fast.batch import dynamic_predicates
     from aslrules.fast.program import input_signatures
+    from aslrules.errors import InputError
     from aslrules.loader import case_files, load_file
     from aslrules.rulings import load_rulings
 
@@ -368,11 +369,16 @@ def load_evidence() -> Evidence:
         unit.baseline = by_situation.get(id(sit), [])
         if not all(unit.baseline):
             sys.exit(f"mutants: {unit.name} does not hold on the KB as it is: the evidence must hold first")
-        rec.seen.append(build_facts(sit).facts)  # its questions', as a batch grounds them
-        if sit.data.sequence:  # and the situations its replay and its listing answer
-            replay_outcomes(sit, eng=rec)
-        if sit.data.listing is not None:
-            listing_outcomes(sit, rec)
+        # its questions', as a batch grounds them (a case of an input error: its ask: too)
+        rec.seen.append(build_facts(sit, asked=sit.data.input_error is not None).facts)
+        try:  # and the situations its replay and its listing answer (up to the error one expects)
+            if sit.data.sequence:
+                replay_outcomes(sit, eng=rec)
+            if sit.data.listing is not None:
+                listing_outcomes(sit, rec)
+        except InputError:
+            if sit.data.input_error is None:
+                raise
         _record(unit, rec)
     rulings = []
     results = {}

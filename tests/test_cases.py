@@ -58,11 +58,13 @@ def test_check_regression_cases_in_process() -> None:
               + "; ".join(f"{m.field}: expected {m.expected}, got {m.actual}" for m in o.mismatches)
               for o in outcomes if not o.passed]
     assert not failed, "\n".join(failed)
-    # a replay case adds its steps' expect items (aslrules.replay.replay_outcomes)
+    # a replay case adds its steps' expect items (aslrules.replay.replay_outcomes); a case of an
+    # input error is that one expectation
     situations = [load_file(f) for f in case_files()]
     paths = {s.path for s in situations}
-    assert sum(o.situation.path in paths for o in outcomes) == sum(len(s.expect) + len(s.listing) + sum(len(step.expect) for step in s.data.sequence)
-                            for s in situations)
+    assert sum(o.situation.path in paths for o in outcomes) == sum(
+        1 if s.data.input_error else len(s.expect) + len(s.listing) + sum(len(step.expect) for step in s.data.sequence)
+        for s in situations)
 
 
 def test_batched_and_single_agree() -> None:
@@ -87,8 +89,8 @@ def test_each_case_names_its_source(path: str) -> None:
     sit = load_file(path)
     assert sit.source.strip(), f"{path}: no `source:`"
     assert sit.title.strip(), f"{path}: no `title:`"
-    assert sit.expect or sit.listing or sit.data.sequence, \
-        f"{path}: no `expect:` (nor a `listing:` to check, nor a `sequence:` to replay)"
+    assert sit.expect or sit.listing or sit.data.sequence or sit.data.input_error, \
+        f"{path}: no `expect:` (nor a `listing:` to check, a `sequence:` to replay, an `input_error:`)"
 
 
 WRONG = """\
@@ -309,3 +311,18 @@ def test_a_listing_case_is_checked(tmp_path: Path, place: str, option: str, list
     outcomes = check([load_file(str(case))])
     assert [o.label for o in outcomes] == ["listing.attacks[0]", "listing.attacks[1]"]
     assert {(o.index, m.field) for o in outcomes for m in o.mismatches} == mismatched
+
+
+def test_a_case_of_an_input_error_fails_when_answering_does_not_stop_there() -> None:
+    """`input_error:` holds only for the error of the field it names, with its words: the same
+    situation put right (from an adjacent hex) fails, as does another field or other words."""
+    from aslrules.loader import load_text
+
+    text = (CASES / "input_checks" / "moving_from_own_hex.yaml").read_text(encoding="utf-8")
+    assert [o.passed for o in check([load_text(text)])] == [True]
+    for old, new, got in (("from: W2", "from: V2", "no input error"),
+                          ("field: units[1].moving.from", "field: units[1].moving", "units[1].moving.from: "),
+                          ("says: a hex adjacent to W2", "says: a hex adjacent to X2", "units[1].moving.from: ")):
+        assert old in text
+        [o] = check([load_text(text.replace(old, new))])
+        assert [m.field for m in o.mismatches] == ["input_error"] and str(o.mismatches[0].actual).startswith(got)
