@@ -199,6 +199,47 @@ def compare(exp: Expectation, ans: Answer) -> list[Mismatch]:
     return out
 
 
+def _parties(sit: Situation, question: Any) -> dict[str, set]:
+    """What the question names, by the role its answer names them under (the fields' `role`
+    metadata, aslrules.schema): ids as written, hexes and Locations on the situation's board, a
+    hexspine as its two hexes, a flag as the word its `role_values` give."""
+    from .reference import struct_fields
+
+    fb = FactBuilder(sit.board)
+    out: dict[str, set] = {}
+    for attr, _, extra in struct_fields(type(question)).values():
+        role = extra.get("role")
+        if role is None:
+            continue
+        value = getattr(question, attr)
+        kind = extra.get("kind")
+        if "role_values" in extra:
+            values = [extra["role_values"][bool(value)]]
+        elif value is None:
+            values = []
+        elif kind == "hexspine" and isinstance(value, (list, tuple)):
+            values = [tuple(fb.hex(h).string for h in value)]
+        elif kind in ("hex", "location"):
+            values = [(fb.hex if kind == "hex" else fb.location)(value).string]
+        else:
+            values = list(value) if isinstance(value, (list, tuple)) else [value]
+        out.setdefault(role, set()).update(values)
+    return out
+
+
+def restates(sit: Situation, exp: Expectation, ans: Answer) -> list[Mismatch]:
+    """Whether the answer is about the question asked: it names, under each role, what the question
+    names (kb/show.lp role/3: the firers, targets, director, the Location aimed at, where a CA
+    turns to)."""
+    out = []
+    for role, wanted in _parties(sit, exp.question).items():
+        named = {tuple(v) if isinstance(v, list) else v for v in ans.roles.get(role, [])}
+        if named != wanted:
+            show = lambda vs: sorted(str(_text(v)) for v in vs)
+            out.append(Mismatch(f"question ({role})", show(wanted), show(named)))
+    return out
+
+
 def _not_because(expected: Sequence[str], ans: Answer) -> list[Mismatch]:
     ids = ans.rule_ids()
     found = [r for r in expected if r in ids]
@@ -324,7 +365,7 @@ def _outcomes(chunk: Sequence[Situation], answers: Sequence[dict[Any, Answer] | 
             continue
         for k, exp in enumerate(sit.expect):
             ans = by_question.get(k, Answer(qid=k))
-            outcomes.append(Outcome(sit, k, exp, ans, compare(exp, ans)))
+            outcomes.append(Outcome(sit, k, exp, ans, restates(sit, exp, ans) + compare(exp, ans)))
         if sit.data.sequence:  # a replay case: its steps' legality and expect items (aslrules.replay)
             from .replay import replay_outcomes
 

@@ -13,7 +13,9 @@ Field metadata (`Meta.extra`), read by the loader and the fact builder:
   (a unit or weapon), ``side``;
 * ``omit``: the value for which no fact is made (a fire counter ``none``);
 * ``only``: the field is allowed only on a unit of that type (or a weapon of those kinds);
-* ``min``/``max``: bounds of an exact number (FP, MF), which is also a multiple of 1/64.
+* ``min``/``max``: bounds of an exact number (FP, MF), which is also a multiple of 1/64;
+* ``role``: the role (kb/show.lp role/3) under which the answer names this field's value again
+  (``role_values``: the value it names for each of a flag's values).
 
 Nothing here knows an ASL rule: the vocabularies are the format's words.
 """
@@ -310,10 +312,10 @@ class Dice(Base, kw_only=True):
 class Attack(Base, kw_only=True):
     option: F(Option | dict[Annotated[str, Meta(pattern=ID_PATTERN)], Option],
               "the fire option, or a mapping firer id -> option (a mixed Fire Group)")
-    firers: Ids("units and weapons that fire (none: a Residual FP attack)", "any") = []
-    director: Id("a leader directing the attack", "leader", fact="q_director") | None = None
-    targets: Ids("the unit(s) attacked", "unit", fact="q_target")
-    at: Loc("the Location aimed at (default: the target's, A8.11)", fact="q_at") | None = None
+    firers: Ids("units and weapons that fire (none: a Residual FP attack)", "any", role="firer") = []
+    director: Id("a leader directing the attack", "leader", fact="q_director", role="director") | None = None
+    targets: Ids("the unit(s) attacked", "unit", fact="q_target", role="target")
+    at: Loc("the Location aimed at (default: the target's, A8.11)", fact="q_at", role="at") | None = None
     hexside: F(Annotated[list[Annotated[str, Meta(pattern=HEX_PATTERN)]], Meta(min_length=2, max_length=2)],
                "Snap Shot: the hexside crossed, as its two hexes", kind="hexside", fact="q_hexside") | None = None
     dice: F(Dice, "the IFT DR") | None = None
@@ -343,41 +345,42 @@ class Attack(Base, kw_only=True):
 
 
 class CaseA(Base, kw_only=True):
-    firer: Id("the weapon that fires", "weapon")
-    target: Id("the unit fired at (or at:)", "unit", fact="q_target") | None = None
-    at: Loc("the Location fired at (or target:)", fact="q_at") | None = None
+    firer: Id("the weapon that fires", "weapon", role="firer")
+    target: Id("the unit fired at (or at:)", "unit", fact="q_target", role="target") | None = None
+    at: Loc("the Location fired at (or target:)", fact="q_at", role="at") | None = None
     pivot: F(bool, "a turret weapon pivots the hull instead (D3.51)", fact="q_pivot") = False
     gun_duel: F(bool, "part of a Gun Duel (C2.2401)", fact="q_gun_duel") = False
     at_wall: F(bool, "a BMG fires at a wall hexside (D3.1)", fact="q_at_wall") = False
 
 
 class CaChange(Base, kw_only=True):
-    firer: Id("a Gun/SW weapon, or a vehicle", "any")
+    firer: Id("a Gun/SW weapon, or a vehicle", "any", role="firer")
     arc: F(CaArc, "a vehicle's vca (default) or tca", fact="q_arc") | None = None
     to: F(Annotated[list[Annotated[str, Meta(pattern=HEX_PATTERN)]], Meta(min_length=2, max_length=2)]
           | BypassFacing, "the hexspine it turns to; a Bypass TCA: a facing (or to_hexside)",
-          kind="hexspine") | None = None
+          kind="hexspine", role="to") | None = None
     to_hexside: Hexid("instead of to: the hex across the hexside it would point at, not a hexspine (C3.2; "
-                      "Perry Sez P101)", fact="q_to_hexside") | None = None
+                      "Perry Sez P101)", fact="q_to_hexside", role="to") | None = None
     when: F(CaWhen, "when the change is made (default end_of_phase)", fact="q_when") | None = None
 
 
 class TargetFacing(Base, kw_only=True):
-    firer: Id("a unit or weapon: its hex is where the LOS starts", "any")
-    target: Id("a vehicle", "unit", fact="q_target")
+    firer: Id("a unit or weapon: its hex is where the LOS starts", "any", role="firer")
+    target: Id("a vehicle", "unit", fact="q_target", role="target")
     hit: F(Hit, "hull (default) or turret", fact="q_hit") = "hull"
     dice: F(Dice, "own-hex fire: the To Hit DR's colored die") | None = None
 
 
 class GunElevation(Base, kw_only=True):
-    firer: Id("the weapon that fires", "weapon")
-    target: Id("the unit fired at (or at:)", "unit", fact="q_target") | None = None
-    at: Loc("the Location fired at (or target:)", fact="q_at") | None = None
+    firer: Id("the weapon that fires", "weapon", role="firer")
+    target: Id("the unit fired at (or at:)", "unit", fact="q_target", role="target") | None = None
+    at: Loc("the Location fired at (or target:)", fact="q_at", role="at") | None = None
 
 
 class MotionAttempt(Base, kw_only=True):
-    firer: Id("the vehicle that would attempt to start Motion", "unit")
-    reverse: F(bool, "it declares reverse Motion with the attempt (D2.401; Perry Sez P118)", fact="q_reverse") = False
+    firer: Id("the vehicle that would attempt to start Motion", "unit", role="firer")
+    reverse: F(bool, "it declares reverse Motion with the attempt (D2.401; Perry Sez P118)", fact="q_reverse",
+               role="to", role_values={True: "reverse", False: "motion"}) = False
 
 
 #: Question kinds: the key an `expect` item names its question by, and its type.

@@ -326,3 +326,20 @@ def test_a_case_of_an_input_error_fails_when_answering_does_not_stop_there() -> 
         assert old in text
         [o] = check([load_text(text.replace(old, new))])
         assert [m.field for m in o.mismatches] == ["input_error"] and str(o.mismatches[0].actual).startswith(got)
+
+
+def test_an_answer_that_does_not_name_its_question_fails() -> None:
+    """core.restates: the answer names, under each role, what the question names (kb/show.lp role/3);
+    an answer about other firers, or with the hexspine a CA turns to left out, is a failure."""
+    from dataclasses import replace
+
+    from aslrules.core import restates
+
+    for path, role in (("a8_41/ex_8_41_fpf_447.yaml", "firer"), ("ca/cachange_c3_2_other_board.yaml", None)):
+        [sit] = [load_file(CASES / path)]
+        [o, *_] = check([sit])
+        assert restates(sit, o.expectation, o.answer) == []
+        for name in (role,) if role else list(o.answer.roles):
+            roles = {k: (["x-other"] if k == name else v) for k, v in o.answer.roles.items()}
+            [m] = restates(sit, o.expectation, replace(o.answer, roles=roles))
+            assert m.field == f"question ({name})"
