@@ -444,6 +444,9 @@ def affected(ev: Evidence, m: Mutant, units: Sequence[Unit], solver) -> list[Uni
     return [u for u in units if m.index in u.keep or any(rel.may_fire(r, d) for d in u.domains)]
 
 
+_KILLER: dict[int, str] = {}  # statement index -> the case file that killed its last mutant (in this process)
+
+
 def evaluate(ev: Evidence, m: Mutant, *, explain: bool = False, exhaustive: bool = False) -> tuple[str, str]:
     """("killed", by what) or ("survived", "") or ("unaffected", "").  `explain`: a survivor says
     where the answers change (answer_changes) or that none does.  `exhaustive`: every unit is run,
@@ -457,7 +460,10 @@ def evaluate(ev: Evidence, m: Mutant, *, explain: bool = False, exhaustive: bool
     rulings = list(ev.rulings) if exhaustive else affected(ev, m, ev.rulings, solver)
     if not cases and not rulings:
         return "unaffected", ""
-    cases.sort(key=lambda u: -u.kills)
+    # the case that killed this statement's last mutant first (mutants of one statement mostly fall
+    # to the same case), then the cases that killed most
+    last = _KILLER.get(m.index)
+    cases.sort(key=lambda u: (u.name != last, -u.kills))
     start = 0
     for size in (2, 8, 32, 10**9):
         chunk = cases[start:start + size]
@@ -476,6 +482,7 @@ def evaluate(ev: Evidence, m: Mutant, *, explain: bool = False, exhaustive: bool
                     _case_result(solver, [u.item])
                 except Exception:
                     u.kills += 1
+                    _KILLER[m.index] = u.name
                     return "killed", f"{u.name}: {type(error).__name__}"
             return "killed", f"{chunk[0].name}: {type(error).__name__}"
         offset = 0
@@ -483,6 +490,7 @@ def evaluate(ev: Evidence, m: Mutant, *, explain: bool = False, exhaustive: bool
             n = len(u.baseline)
             if got[offset:offset + n] != u.baseline:
                 u.kills += 1
+                _KILLER[m.index] = u.name
                 return "killed", u.name
             offset += n
     if rulings:
