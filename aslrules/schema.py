@@ -168,14 +168,14 @@ class LineOfSight(Base, kw_only=True):
     to: Hexid("the target's hex (exactly one of to, to_hexside)") | None = None
     to_hexside: F(Annotated[list[Annotated[str, Meta(pattern=HEX_PATTERN)]], Meta(min_length=2, max_length=2)],
                   "LOS to that entire hexside, as its two hexes (Snap Shot, A8.15)", kind="hexside") | None = None
-    hindrance: Int("total Hindrance DRM along the LOF (to_hexside: to that hexside, for a Snap Shot)", 0, 20,
+    hindrance: Int("total Hindrance DRM along the LOF, both ways (to_hexside: to that hexside, for a Snap Shot)", 0, 20,
                    fact="los_hindrance", omit=0) = 0
     hexside_tem: Int("TEM of a hexside of the target Location crossed by the LOF (hedge, wall)", 0, 10,
                      fact="los_hexside_tem", omit=0) = 0
     center_dot: F(bool, "the LOS reaches the centre dot of the target hex (false: only a Bypassing unit's "
                   "position in it; no Fire Lane, A9.22)") = True
-    blocked: F(bool, "the LOS is blocked", fact="los_blocked") = False
-    range: Int("the range in hexes (overrides the grid's; needed between boards)", 0, 999,
+    blocked: F(bool, "the LOS is blocked (both ways)", fact="los_blocked") = False
+    range: Int("the range in hexes, both ways (overrides the grid's; needed between boards)", 0, 999,
                fact="los_range") | None = None
     cliff: F(bool, "the LOF crosses a Cliff (C2.6 EXC, B11.31)", fact="los_cliff") = False
     height_advantage: F(bool, "the target's hex (`to`) has Height Advantage over the firer's (B10.31): +1 DRM, "
