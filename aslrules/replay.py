@@ -28,7 +28,7 @@ from . import schema as S
 from .answers import Answer, Reason, fmt_number, read_answers, render, to_python
 from .core import Mismatch, Outcome, compare, engine
 from .fast import Solver
-from .errors import InputError
+from .errors import EngineError, InputError
 from .facts import FactBuilder, String, const, question_facts, scaled, situation_facts
 from .inputcheck import field_path, raise_input_errors
 from .loader import _path_text, parse_location, struct_fields
@@ -277,6 +277,10 @@ def apply(sit: Situation, data: S.Situation, changes: Sequence[Change], move: S.
         by.setdefault(c.field, {})
         if c.field in ("directed", "status", "attacked_by", "attacked"):
             by[c.field].setdefault(c.key, []).append(c.value)
+        elif by[c.field].get(c.key, c.value) != c.value:
+            # one value per field and key: two would leave the choice to the order of the atoms
+            raise EngineError(f"the KB states two values of {c.field} for {c.key}: "
+                              f"{by[c.field][c.key]!r} and {c.value!r}")
         else:
             by[c.field][c.key] = c.value
     units = [msgspec.structs.replace(u) for u in data.units]
