@@ -26,9 +26,9 @@ from clingo import Number
 
 from . import schema as S
 from .answers import Answer, Reason, fmt_number, read_answers, render, to_python
-from .core import Mismatch, Outcome, compare, engine
+from .core import Mismatch, Outcome, _reasons, compare, engine
 from .fast import Solver
-from .errors import InputError
+from .errors import EngineError, InputError
 from .facts import FactBuilder, String, const, question_facts, scaled, situation_facts
 from .inputcheck import field_path, raise_input_errors
 from .loader import _path_text, parse_location, struct_fields
@@ -161,9 +161,10 @@ def check_sequence(sit: Situation) -> None:
             _check_attack(sit, step.attack, path + ("attack",))
         for j, item in enumerate(step.expect):
             ipath = path + ("expect", j)
-            given = [k for k in ("answer", "state", "question", "legal") if getattr(item, k) is not None]
+            given = [k for k in ("answer", "state", "question", "legal", "reasons") if getattr(item, k) is not None]
             if len(given) != 1:
-                raise _fail(sit, ipath, "exactly one of answer, state, question, legal in an expect item of a step")
+                raise _fail(sit, ipath, "exactly one of answer, state, question, legal, reasons in an expect item of "
+                            "a step")
             if item.answer is not None and step.end is not None:
                 raise _fail(sit, ipath + ("answer",), "`answer` only in an attack or a move step (the end of a "
                             "movement or of the MPh makes no attack)")
@@ -277,6 +278,10 @@ def apply(sit: Situation, data: S.Situation, changes: Sequence[Change], move: S.
         by.setdefault(c.field, {})
         if c.field in ("directed", "status", "attacked_by", "attacked"):
             by[c.field].setdefault(c.key, []).append(c.value)
+        elif by[c.field].get(c.key, c.value) != c.value:
+            # one value per field and key: two would leave the choice to the order of the atoms
+            raise EngineError(f"the KB states two values of {c.field} for {c.key}: "
+                              f"{by[c.field][c.key]!r} and {c.value!r}")
         else:
             by[c.field][c.key] = c.value
     units = [msgspec.structs.replace(u) for u in data.units]
@@ -446,6 +451,12 @@ def replay(sit: Situation, *, eng: Solver | None = None, until: int | None = Non
                     chk.mismatches = compare(_expectation(step.attack, item.answer), got)
             elif item.state is not None:
                 chk = Check(path, line, "state", mismatches=compare_state(sit, item.state, data))
+            elif item.reasons is not None:
+                chk = Check(path, line, "reasons", answer=ans)
+                if ans is None:
+                    chk.mismatches.append(Mismatch("reasons", "the step's own reasons", "none"))
+                else:
+                    chk.mismatches = _reasons(item.reasons, ans)
             elif item.legal is not None:
                 chk = Check(path, line, "legal")
                 if item.legal != result.legal:

@@ -593,6 +593,9 @@ class StepExpect(Base, kw_only=True):
     question: F(AttackCheck, "an attack question asked after the step, with its answer fields") | None = None
     legal: F(bool, "whether the step is legal (false: a case stating that it is not: a forbidden attack, a "
              "skipped mandatory attack, a consequence the dice do not settle)") | None = None
+    reasons: F(list[ReasonItem], "reasons the step itself gives (a `move` or an `end`: its notes, as A8.1, A8.12, "
+               "A8.2; an attack: its answer's), each matched as an answer's `reasons` item, or with absent: true "
+               "ruled out", max_length=40) | None = None
 
 
 class Step(Base, kw_only=True):
