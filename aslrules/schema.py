@@ -389,10 +389,10 @@ QUESTIONS: dict[str, type[Base]] = {
     "gun_elevation": GunElevation, "motion_attempt": MotionAttempt,
 }
 
-RuleIds = F(list[Annotated[str, Meta(pattern=r"^[A-Za-z0-9][A-Za-z0-9 .,()*'/-]{0,39}$", extra={"strict": True})]],
+RuleIds = F(list[Annotated[str, Meta(pattern=r"^[A-Za-z0-9][A-Za-z0-9 .,()*'/&-]{0,39}$", extra={"strict": True})]],
             "rule ids that must be among the reasons", max_length=40)
 IdMap = dict[Annotated[str, Meta(pattern=ID_PATTERN)], Any]
-NotBecause = F(list[Annotated[str, Meta(pattern=r"^[A-Za-z0-9][A-Za-z0-9 .,()*'/-]{0,39}$", extra={"strict": True})]],
+NotBecause = F(list[Annotated[str, Meta(pattern=r"^[A-Za-z0-9][A-Za-z0-9 .,()*'/&-]{0,39}$", extra={"strict": True})]],
                "rule ids that must not be among the reasons (the rule does not apply)", max_length=40)
 
 
@@ -400,7 +400,7 @@ class ReasonItem(Base, kw_only=True):
     """One reason a source states (or, with `absent`, rules out): its rule id, where it stands, and
     what it names."""
 
-    rule: F(str, "the rule id", pattern=r"^[A-Za-z0-9][A-Za-z0-9 .,()*'/-]{0,39}$")
+    rule: F(str, "the rule id", pattern=r"^[A-Za-z0-9][A-Za-z0-9 .,()*'/&-]{0,39}$")
     role: F(str, "where it stands: forbid, must or note (the verdict's reasons), or the figure it "
             "explains (fp_by_firer, breakdown, residual_fp, fire_lane, drm, ift_column, ...); any when absent",
             pattern=r"^[a-z_]{1,32}$") | None = None
@@ -738,7 +738,7 @@ class Ruling(Base, kw_only=True):
     status: F(RulingStatus, "current, obsolete (overtaken by errata or replacement pages) or unclear")
     overturned_by: F(list[ReadingValue], "obsolete only: the reading values that encode the erratum or "
                      "replacement that overturned it", max_length=8) = []
-    rules: F(list[Annotated[str, Meta(pattern=r"^[A-Za-z0-9][A-Za-z0-9 .,()*'/-]{0,39}$", extra={"strict": True})]],
+    rules: F(list[Annotated[str, Meta(pattern=r"^[A-Za-z0-9][A-Za-z0-9 .,()*'/&-]{0,39}$", extra={"strict": True})]],
              "the rule ids it bears on (its collection's caption)", max_length=40) = []
     tensions: F(list[Annotated[str, Meta(pattern=ID_PATTERN, extra={"kind": "id"})]],
                 "the 'Tensions to check' it belongs to (I8)",
