@@ -707,7 +707,7 @@ def test_answers_are_the_same_read_either_way() -> None:
     from aslrules.core import ask
 
     public = Accelerated(direct=False)
-    for sit in [SITUATIONS[k] for k in SAMPLE]:
+    for sit in [SITUATIONS[k] for k in SAMPLE if SITUATIONS[k].data.input_error is None]:  # (ask refuses those)
         assert ask(sit, eng=FAST) == ask(sit, eng=public), sit.path
     sit = load_file(ROOT / "examples" / "berserk_charge.yaml")
     assert ask(sit, eng=FAST) == ask(sit, eng=PLAIN)

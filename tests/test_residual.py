@@ -94,10 +94,11 @@ def _shown(facts: str) -> set[str]:
 
 
 def test_every_attack_answer_states_its_residual_fp() -> None:
-    """issue 4 (README, the answer protocol): every attack answer says what Residual FP it leaves,
-    0 where none, and whether the leader's direction counts, false where not; the CA question
-    kinds, which are no attacks (issue 5), state neither."""
-    none = _shown("attack_question(q).")
+    """issue 4 (README, the answer protocol): every attack answer says whether the leader's
+    direction counts, false where not, and shows the Residual FP it leaves (kb/residual.lp derives
+    residual_fp/2 for every attack question, 0 where none: the cases that state `residual_fp: 0`
+    hold it); the CA question kinds, which are no attacks (issue 5), state neither."""
+    none = _shown("attack_question(q). residual_fp(q,0).")
     assert {"figure(q,residual_fp,fp(0))", "figure(q,leader_direction,false)"} <= none
     some = _shown("attack_question(q). residual_fp(q,128). leader_direction(q).")
     assert {"figure(q,residual_fp,fp(128))", "figure(q,leader_direction,true)"} <= some
