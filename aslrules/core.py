@@ -268,7 +268,9 @@ def _reason_text(item: Any) -> str:
     return ("no " if item.absent else "") + " ".join(parts)
 
 
-def _reasons(expected: Sequence[Any], ans: Answer) -> list[Mismatch]:
+def reason_mismatches(expected: Sequence[Any], ans: Answer) -> list[Mismatch]:
+    """The `reasons:` items the answer does not hold (or, with absent, holds): for expect items and
+    a replay step's own reasons alike."""
     placed = _placed_reasons(ans)
     out = []
     for item in expected:
@@ -281,7 +283,7 @@ def _reasons(expected: Sequence[Any], ans: Answer) -> list[Mismatch]:
     return out
 
 
-_REASON_FIELDS = {"not_because": _not_because, "reasons": _reasons}
+_REASON_FIELDS = {"not_because": _not_because, "reasons": reason_mismatches}
 
 
 def _same(expected: Any, actual: Any) -> bool:

@@ -26,7 +26,7 @@ from clingo import Number
 
 from . import schema as S
 from .answers import Answer, Reason, fmt_number, read_answers, render, to_python
-from .core import Mismatch, Outcome, _reasons, compare, engine
+from .core import Mismatch, Outcome, compare, engine, reason_mismatches
 from .fast import Solver
 from .errors import EngineError, InputError
 from .facts import FactBuilder, String, const, question_facts, scaled, situation_facts
@@ -456,7 +456,7 @@ def replay(sit: Situation, *, eng: Solver | None = None, until: int | None = Non
                 if ans is None:
                     chk.mismatches.append(Mismatch("reasons", "the step's own reasons", "none"))
                 else:
-                    chk.mismatches = _reasons(item.reasons, ans)
+                    chk.mismatches = reason_mismatches(item.reasons, ans)
             elif item.legal is not None:
                 chk = Check(path, line, "legal")
                 if item.legal != result.legal:
