@@ -344,7 +344,9 @@ class Evidence:
     constants: set
 
 
-def load_evidence() -> Evidence:
+def load_evidence(only: Sequence[str] = ()) -> Evidence:
+    """The evidence, each piece run once on the KB as it is; `only`: just these case files or
+    folders (and no rulings), for a quick look at whether new cases kill a mutant."""
     from aslrules import consistency
     from aslrules.fast.accelerated import Accelerated
     from aslrules.fast.batch import dynamic_predicates
@@ -360,7 +362,7 @@ def load_evidence() -> Evidence:
     from aslrules.replay import replay_outcomes
 
     rec = Recorder(base)
-    cases = [Unit(os.path.relpath(p, ROOT), "case", load_file(p)) for p in case_files([str(ROOT / p) for p in CASES])]
+    cases = [Unit(os.path.relpath(p, ROOT), "case", load_file(p)) for p in case_files([str(ROOT / p) for p in (only or CASES)])]
     by_situation: dict[int, list[bool]] = {}
     for o in check([u.item for u in cases], eng=base, workers=1):  # all at once, as aslrules check runs them
         by_situation.setdefault(id(o.situation), []).append(o.passed)
@@ -382,7 +384,7 @@ def load_evidence() -> Evidence:
         _record(unit, rec)
     rulings = []
     results = {}
-    for r in load_rulings([str(ROOT / p) for p in RULINGS]):
+    for r in (load_rulings([str(ROOT / p) for p in RULINGS]) if not only else []):
         unit = Unit(os.path.relpath(r.path, ROOT), "ruling", r)
         tables = consistency.run_tables([r], rec)
         unit.baseline = _tables_result(tables)
@@ -629,6 +631,9 @@ def main(argv: Sequence[str] | None = None) -> int:
     p.add_argument("--kind", action="append", choices=KINDS, help="only these kinds of mutant (repeatable)")
     p.add_argument("-j", "--jobs", type=int, default=os.cpu_count() or 1, help="worker processes")
     p.add_argument("--json", metavar="FILE", help="write every mutant's result there")
+    p.add_argument("--evidence", action="append", default=[], metavar="PATH",
+                   help="only these case files or folders, no rulings (repeatable): a quick look whether "
+                        "they kill; a survivor there may still be killed by the rest")
     p.add_argument("--list", action="store_true", help="list the mutants and stop")
     p.add_argument("--explain", action="store_true",
                    help="for each survivor, where its answers differ from the KB's (the first case files)")
@@ -639,7 +644,7 @@ def main(argv: Sequence[str] | None = None) -> int:
 
     t0 = time.time()
     cpu0 = time.process_time()
-    _EV = ev = load_evidence()
+    _EV = ev = load_evidence(args.evidence)
     loaded = time.time() - t0
     indices = statements(ev, files, args.line)
     rng = random.Random(args.seed)
@@ -687,7 +692,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         import json
 
         Path(args.json).write_text(json.dumps(report, indent=1) + "\n", encoding="utf-8")
-    if not args.sample and not files and args.line is None and not args.kind:
+    if not args.sample and not files and args.line is None and not args.kind and not args.evidence:
         used = {equivalent_key(ev, m) for m, _ in listed}
         for key in sorted(set(equivalent) - used):
             print(f"stale: {EQUIVALENT.name} lists a survivor that is no mutant now or is killed: kb/{key[0]}: "
