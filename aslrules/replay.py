@@ -161,10 +161,11 @@ def check_sequence(sit: Situation) -> None:
             _check_attack(sit, step.attack, path + ("attack",))
         for j, item in enumerate(step.expect):
             ipath = path + ("expect", j)
-            given = [k for k in ("answer", "state", "question", "legal", "reasons") if getattr(item, k) is not None]
+            given = [k for k in ("answer", "state", "question", "legal", "reasons", "changes")
+                     if getattr(item, k) is not None]
             if len(given) != 1:
-                raise _fail(sit, ipath, "exactly one of answer, state, question, legal, reasons in an expect item of "
-                            "a step")
+                raise _fail(sit, ipath, "exactly one of answer, state, question, legal, reasons, changes in an expect "
+                            "item of a step")
             if item.answer is not None and step.end is not None:
                 raise _fail(sit, ipath + ("answer",), "`answer` only in an attack or a move step (the end of a "
                             "movement or of the MPh makes no attack)")
@@ -457,6 +458,8 @@ def replay(sit: Situation, *, eng: Solver | None = None, until: int | None = Non
                     chk.mismatches.append(Mismatch("reasons", "the step's own reasons", "none"))
                 else:
                     chk.mismatches = reason_mismatches(item.reasons, ans)
+            elif item.changes is not None:
+                chk = Check(path, line, "changes", mismatches=compare_changes(sit, item.changes, result.changes))
             elif item.legal is not None:
                 chk = Check(path, line, "legal")
                 if item.legal != result.legal:
@@ -581,6 +584,46 @@ def _residual(sit: Situation, eng: Solver, data: S.Situation, step: S.Step, i: i
 
 
 # --------------------------------------------------------------------------- state expectations
+
+
+#: The fields of a step's changes that may hold several values for one key (a list).
+_MANY = ("directed", "status")
+
+
+def _change_value(sit: Situation, name: str, value: Any) -> Any:
+    """A change's value (or one stated in a `changes:` item) as the two are compared."""
+    if isinstance(value, list):
+        return sorted(_change_value(sit, name, v) for v in value)
+    if isinstance(value, bool):
+        return value
+    if isinstance(value, (int, float, Fraction)):
+        return Fraction(str(value)) if isinstance(value, float) else Fraction(value)
+    if name == "at":
+        return _canon(sit, value)
+    return str(value)
+
+
+def compare_changes(sit: Situation, want: dict[str, dict[str, Any]], changes: Sequence[Change]) -> list[Mismatch]:
+    """Which of the stated fields of a step's `changes:` the step's changes do not match: each field
+    given lists every key the step changes and its value."""
+    out: list[Mismatch] = []
+    for name, stated in want.items():
+        got: dict[str, Any] = {}
+        for c in changes:
+            if c.field == name:
+                key = _canon(sit, str(c.key)) if name == "residual" else str(c.key)
+                got.setdefault(key, []).append(c.value)
+        got = {k: _change_value(sit, name, v if name in _MANY else v[0]) for k, v in got.items()}
+        wanted = {(_canon(sit, k) if name == "residual" else k):
+                  _change_value(sit, name, (v if isinstance(v, list) else [v]) if name in _MANY else v)
+                  for k, v in stated.items()}
+        if got != wanted:
+            out.append(Mismatch(f"changes.{name}", _changes_text(wanted), _changes_text(got)))
+    return out
+
+
+def _changes_text(changes: dict[str, Any]) -> str:
+    return "{" + ", ".join(f"{k}: {_show(v)}" for k, v in sorted(changes.items())) + "}" if changes else "none"
 
 
 def compare_state(sit: Situation, state: S.State, data: S.Situation) -> list[Mismatch]:

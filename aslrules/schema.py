@@ -586,6 +586,11 @@ class AttackCheck(AttackAnswer, kw_only=True):
     attack: F(Attack, "an attack question asked at this point")
 
 
+#: The fields a step's `changes:` may state (kb/transitions.lp's transition/4, as the replay lists them).
+ChangeField = Literal["fire", "directed", "residual", "counter", "type", "status", "eliminated", "at", "moving",
+                      "moved_from", "mf_here"]
+
+
 class StepExpect(Base, kw_only=True):
     answer: F(AttackAnswer, "the answer of the step's own attack (a `move`: of the Residual FP attack it "
               "triggers)") | None = None
@@ -596,6 +601,10 @@ class StepExpect(Base, kw_only=True):
     reasons: F(list[ReasonItem], "reasons the step itself gives (a `move` or an `end`: its notes, as A8.1, A8.12, "
                "A8.2; an attack: its answer's), each matched as an answer's `reasons` item, or with absent: true "
                "ruled out", max_length=40) | None = None
+    changes: F(dict[ChangeField, dict[Annotated[str, Meta(pattern=ID_PATTERN + "|" + LOCATION_PATTERN)],
+                                      str | bool | int | float | list[str]]],
+               "what the step changes, as the replay lists it: by field, every key the step changes and its new "
+               "value (`{}`: the step changes none); a field left out is not compared") | None = None
 
 
 class Step(Base, kw_only=True):

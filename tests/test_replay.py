@@ -382,6 +382,22 @@ def test_cli_failed_expectation_exits_1(tmp_path: Path) -> None:
     assert code == 1 and "sequence[2].expect[1]" in out
 
 
+@pytest.mark.parametrize(("old", "new", "says"), [
+    ("fire: {g-81: final_fire}", "fire: {g-81: final_fire, g-467: final_fire}",
+     "changes.fire: expected {g-467: final_fire, g-81: final_fire}, got {g-81: final_fire}"),
+    ("status: {g-81: pinned, g-467: broken}", "status: {g-81: pinned}",
+     "changes.status: expected {g-81: [pinned]}, got {g-467: [broken], g-81: [pinned]}"),
+])
+def test_a_changes_item_fails_when_the_step_changes_otherwise(tmp_path: Path, old: str, new: str, says: str) -> None:
+    """`changes:` lists every key of a field the step changes: one more, or one less, fails."""
+    text = (ROOT / "tests/cases/replays/ex_8_41_fpf_dr8.yaml").read_text()
+    assert old in text
+    bad = tmp_path / "bad.yaml"
+    bad.write_text(text.replace(old, new))
+    code, out, _ = cli("replay", str(bad))
+    assert code == 1 and says in out, out
+
+
 @pytest.mark.parametrize(("steps", "where", "expected"), [
     ("  - {move: {units: [r-628], to: W2}, end: movement}\n", "sequence[0]", "exactly one of move, attack, end"),
     ("  - end: movement\n    residual: {dice: {original: 7}}\n", "sequence[0].residual", "only in a move step"),
