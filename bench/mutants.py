@@ -412,16 +412,122 @@ def _deleted() -> ast.AST:
     return _DELETED
 
 
+_BASE_PRUNED: dict = {}  # (abstract domain, batch?) -> the base's pruned program (base_pruned); per process
+
+
+def base_pruned(base, dom, batch: bool) -> tuple[list[int], list, set | None, dict] | None:
+    """The KB's pruned program for facts abstracted as `dom`, as the accelerated solver makes it
+    (Accelerated._pruned): the kept statements' indices, the statements (simplified), the
+    predicates whose facts go in, and the abstract domain of what the program may derive.  None:
+    the analysis covers not the whole program."""
+    from aslrules.fast.relevance import Relevance, never_holds, simplified
+
+    key = (Relevance.key(dom), batch)
+    found = _BASE_PRUNED.get(key)
+    if found is None:
+        rel = base.relevance()
+        if not rel.covered:
+            return None
+        source = base.batch if batch else base.program
+        dead: set[int] = set()
+        while True:
+            alive, derived = rel.closure(dom, dead)
+            keep, needed, edits = rel._kept(alive, derived)
+            base.program.parse(keep)
+            more = {i for i, edit in edits.items() if i not in dead and any(edit.values())
+                    and never_holds(simplified(base.program[i], edit))}
+            if not more:
+                break
+            dead |= more
+        if batch:
+            edits = {}
+        pairs = [(i, simplified(source[i], edits[i]) if i in edits else source[i])
+                 for i in keep if source[i].ast_type not in base._dropped]
+        if len(_BASE_PRUNED) >= 20000:
+            _BASE_PRUNED.clear()
+        found = _BASE_PRUNED[key] = ([i for i, _ in pairs], [p for _, p in pairs], needed, derived)
+    return found
+
+
+def _heads_within(rel, r: int, derived: dict) -> bool:
+    """Whether all that rule `r` may derive on the abstract domain `derived` is in it already."""
+    from aslrules.fast.relevance import Relevance
+
+    _, body, heads = rel.rules[r]
+    binding = rel._match(body, derived)
+    for sig, args in heads:
+        if sig not in derived:
+            return False
+        probe = {sig: [x if x is None else set(x) for x in derived[sig]]}
+        if Relevance._derive(probe, sig, args, binding or {}):
+            return False
+    return True
+
+
+def _mutant_class():
+    from aslrules.fast.accelerated import Accelerated
+    from aslrules.fast.relevance import Relevance
+    from aslrules.fast.views import Views
+
+    class MutantSolver(Accelerated):
+        """The accelerated solver of a mutant.  Its pruned program for a domain is the KB's (made
+        once per process for all mutants) with the statement changed, where that is the program
+        the mutant's own relevance analysis would ground up to rules that cannot fire:
+
+        * the mutated rule cannot fire on what the KB may derive (a deletion: no rule): the KB's
+          program without it.  What the mutant may derive is within the KB's, where the rule
+          fires never;
+        * the KB's program holds the statement, and what the mutated rule may derive there is
+          within what the KB may: the KB's program with the rule replaced (not simplified).  The
+          mutant derives no more than the KB, so the KB's simplifications hold, the statements it
+          adds fire never, and the predicates whose facts go in cover the rule (it reads a subset
+          of the statement's);
+        * otherwise, the mutant's own analysis (Accelerated._pruned)."""
+
+        def _pruned(self, dom, batch):
+            key = (Relevance.key(dom), batch)
+            found = self._programs.get(key)
+            if found is not None:
+                return found
+            got = base_pruned(self._base, dom, batch)
+            if got is None:
+                return super()._pruned(dom, batch)
+            indices, program, needed, derived = got
+            i, r, rel = self._index, self._rule, self.relevance()
+            if r is None or not rel.may_fire(r, derived):
+                new = [p for k, p in zip(indices, program) if k != i]
+            elif i in indices and _heads_within(rel, r, derived):
+                stm = self._batch[i] if batch else self.program[i]
+                new = [stm if k == i else p for k, p in zip(indices, program)]
+            else:
+                return super()._pruned(dom, batch)
+            found = (new, needed, None if batch else Views(new))
+            if len(self._programs) >= 256:
+                self._programs.clear()
+            self._programs[key] = found
+            return found
+
+    return MutantSolver
+
+
+_MUTANT_SOLVER = None
+_BASE_MENTIONS = None
+REUSE = True  # the KB's pruned programs reused (MutantSolver); False: each mutant analysed afresh
+
+
 def mutant_solver(ev: Evidence, m: Mutant):
     """The accelerated solver with the KB as the mutant has it: the base's parsed program, batch
     rewrite and relevance analysis with one statement replaced."""
+    global _MUTANT_SOLVER
     from aslrules.fast.accelerated import Accelerated
     from aslrules.fast.batch import batch_statement
     from aslrules.fast.program import Statements
 
     base = ev.base
     stm = m.rule if m.rule is not None else _deleted()
-    solver = Accelerated.__new__(Accelerated)
+    if _MUTANT_SOLVER is None:
+        _MUTANT_SOLVER = _mutant_class()
+    solver = (_MUTANT_SOLVER if REUSE else Accelerated).__new__(_MUTANT_SOLVER if REUSE else Accelerated)
     solver.files, solver.directory, solver._cache = base.files, base.directory, None
     solver.prune, solver.direct = True, base.direct
     program = Statements(base.program.texts, base.program._parsed)
@@ -434,6 +540,8 @@ def mutant_solver(ev: Evidence, m: Mutant):
     batch[m.index] = batch_statement(stm, ev.dynamic)
     solver._batch = batch
     solver._programs = {}
+    solver._base, solver._index = base, m.index
+    solver._rule = solver._relevance.rule_at(m.index) if m.rule is not None else None
     return solver
 
 
@@ -458,6 +566,13 @@ def evaluate(ev: Evidence, m: Mutant, *, explain: bool = False, exhaustive: bool
     consistency._MENTIONS.clear()
     consistency._RELEVANT.clear()
     solver = mutant_solver(ev, m)
+    if REUSE:  # the readings each statement mentions: the KB's, the changed statement's again
+        global _BASE_MENTIONS
+        if _BASE_MENTIONS is None:
+            _BASE_MENTIONS = consistency._mentions(ev.base.program)
+        mentions = list(_BASE_MENTIONS)
+        mentions[m.index] = consistency._mentions([solver.program[m.index]])[0]
+        consistency._MENTIONS[id(solver.program)] = (solver.program, mentions)
     cases = list(ev.cases) if exhaustive else affected(ev, m, ev.cases, solver)
     rulings = list(ev.rulings) if exhaustive else affected(ev, m, ev.rulings, solver)
     if not cases and not rulings:
