@@ -135,7 +135,6 @@ SHARED_HEADS: dict[tuple[str, int], str] = {
     ("after_final", 2): "firers marked Final Fire (fire_counters.lp): Final Fire, FPF, SFF, Intensive Fire, Cowering",
     ("area_fire", 5): "what makes an attack Area Fire (A7.23), each in the file of its rule",
     ("halving", 3): "an FP halving of a firer (attack.lp) and the A7.353 one of support_weapons.lp",
-    ("contributes", 3): "a firer's FP share (attack.lp), where FPF with ordnance replaces its inherent FP",
     ("fp", 2): "an attack's FP: its firers' (attack.lp), a Residual FP counter's, a Fire Lane's",
     ("drm", 2): "an attack's total DRM (attack.lp) and a Case A question's To Hit DRM (ca_case_a.lp)",
     ("drm_part", 5): "each DRM of an attack, in the file of its rule",
